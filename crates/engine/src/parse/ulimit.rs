@@ -1,0 +1,71 @@
+//! `ulimit -n` and `ulimit -a` output.
+//!
+//! ```text
+//! $ ulimit -n
+//! 1024
+//! $ ulimit -a
+//! open files                          (-n) 1024
+//! ```
+//! Both give `ulimit.nofile`; `unlimited` becomes `i64::MAX`.
+
+use super::FactSink;
+use crate::facts::FactValue;
+use crate::segment::Segment;
+
+/// Facts this parser produces.
+pub const FACTS: &[(&str, &str)] =
+    &[("ulimit.nofile", "open-file limit from `ulimit -n` / `ulimit -a` (unlimited = i64::MAX)")];
+
+fn value(token: &str) -> Option<i64> {
+    let t = token.trim();
+    if t == "unlimited" {
+        Some(i64::MAX)
+    } else {
+        t.parse::<i64>().ok()
+    }
+}
+
+/// Parses one `ulimit` segment.
+pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
+    let bare_n = seg.command.as_deref().is_some_and(|c| {
+        let c = c.trim();
+        c.starts_with("ulimit") && (c.contains("-n") || c.contains("-Sn") || c.contains("-Hn")) && !c.contains("-a")
+    });
+    for line in &seg.lines {
+        let t = line.text.trim();
+        if t.contains("open files") && t.contains("(-n)") {
+            if let Some(v) = t.rsplit(char::is_whitespace).next().and_then(value) {
+                sink.push("ulimit.nofile", None, FactValue::Int(v), line);
+            }
+            continue;
+        }
+        if bare_n {
+            if let Some(v) = value(t) {
+                sink.push("ulimit.nofile", None, FactValue::Int(v), line);
+                break;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::facts::FactValue;
+    use crate::segment::segment;
+
+    fn nofile(text: &str) -> Vec<FactValue> {
+        let seg = &segment(text)[0];
+        let mut facts = Vec::new();
+        super::parse(seg, &mut super::FactSink::new(&mut facts, 0));
+        facts.into_iter().map(|f| f.value).collect()
+    }
+
+    #[test]
+    fn bare_and_table_forms() {
+        assert_eq!(nofile("$ ulimit -n\n1024\n"), vec![FactValue::Int(1024)]);
+        assert_eq!(nofile("$ ulimit -n\nunlimited\n"), vec![FactValue::Int(i64::MAX)]);
+        assert_eq!(nofile("$ ulimit -a\ncore file size (blocks, -c) 0\nopen files                      (-n) 65536\n"), vec![FactValue::Int(65536)]);
+        assert_eq!(nofile("$ ulimit -n\n"), vec![]);
+        assert_eq!(nofile("$ ulimit -n\nbash: ulimit: foo\n"), vec![]);
+    }
+}

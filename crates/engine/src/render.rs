@@ -1,0 +1,166 @@
+//! Plain-text and Markdown renderings of a [`Report`], in either language.
+//! The CLI prints them; the web app copies the Markdown for issues and chats.
+
+use crate::report::{Report, StepState};
+use crate::rules::Severity;
+use crate::text::{Lang, Text};
+use std::fmt::Write;
+
+/// Labels used by the renderers; every one exists in both languages.
+pub const LABELS: &[(&str, &str, &str)] = &[
+    ("no_findings", "No known problem found in this input.", "未在输入中发现已知问题。"),
+    ("evidence", "Evidence", "证据"),
+    ("steps", "Checks, in order", "按顺序检查"),
+    ("fixes", "Fixes", "修复方法"),
+    ("answered", "answered by your input", "已由输入回答"),
+    ("run", "Run", "运行"),
+    ("expect", "Expect", "预期"),
+    ("explained_by", "Likely a consequence of", "可能由以下问题引起"),
+    ("more_lines", "more lines", "行未显示"),
+    ("line", "line", "行"),
+    ("error", "error", "错误"),
+    ("warn", "warning", "警告"),
+    ("info", "info", "提示"),
+    ("findings", "Findings", "诊断结果"),
+    ("title", "roll-doctor diagnosis", "roll-doctor 诊断报告"),
+];
+
+/// A renderer label in `lang`.
+pub fn label(key: &str, lang: Lang) -> &'static str {
+    LABELS
+        .iter()
+        .find(|(k, _, _)| *k == key)
+        .map(|(_, en, zh)| if lang == Lang::Zh { *zh } else { *en })
+        .unwrap_or("")
+}
+
+/// The name of a severity in `lang`.
+pub fn severity_label(s: Severity, lang: Lang) -> &'static str {
+    label(
+        match s {
+            Severity::Error => "error",
+            Severity::Warn => "warn",
+            Severity::Info => "info",
+        },
+        lang,
+    )
+}
+
+fn t(x: &Text, lang: Lang) -> &str {
+    x.get(lang)
+}
+
+/// Renders the report for a terminal.
+pub fn text(report: &Report, lang: Lang) -> String {
+    let mut o = String::new();
+    if report.findings.is_empty() {
+        let _ = writeln!(o, "{}", label("no_findings", lang));
+        return o;
+    }
+    for (n, f) in report.findings.iter().enumerate() {
+        let _ = writeln!(o, "{}. [{}] {}  ({})", n + 1, severity_label(f.severity, lang), t(&f.title, lang), f.id);
+        let _ = writeln!(o, "   {}", t(&f.summary, lang));
+        if !f.explained_by.is_empty() {
+            let _ = writeln!(o, "   {}: {}", label("explained_by", lang), f.explained_by.join(", "));
+        }
+        let _ = writeln!(o, "   {}:", label("evidence", lang));
+        for e in &f.evidence {
+            let _ = writeln!(o, "     {} {}: {}", label("line", lang), e.line, e.text);
+        }
+        if f.evidence_total > f.evidence.len() {
+            let _ = writeln!(o, "     (+{} {})", f.evidence_total - f.evidence.len(), label("more_lines", lang));
+        }
+        if !f.steps.is_empty() {
+            let _ = writeln!(o, "   {}:", label("steps", lang));
+            for (i, s) in f.steps.iter().enumerate() {
+                let mark = if s.state == StepState::Answered { format!(" [{}]", label("answered", lang)) } else { String::new() };
+                let _ = writeln!(o, "     {}. {}{}", i + 1, t(&s.title, lang), mark);
+                if let Some(run) = &s.run {
+                    let _ = writeln!(o, "        $ {}", run.replace('\n', "\n          "));
+                }
+                let _ = writeln!(o, "        {}: {}", label("expect", lang), t(&s.expect, lang));
+                for e in &s.evidence {
+                    let _ = writeln!(o, "        {} {}: {}", label("line", lang), e.line, e.text);
+                }
+            }
+        }
+        if !f.fixes.is_empty() {
+            let _ = writeln!(o, "   {}:", label("fixes", lang));
+            for fix in &f.fixes {
+                let _ = writeln!(o, "     - {}", t(&fix.title, lang));
+                for c in &fix.commands {
+                    let _ = writeln!(o, "         {}", c.replace('\n', "\n         "));
+                }
+                if let Some(y) = &fix.yaml {
+                    for l in y.lines() {
+                        let _ = writeln!(o, "         {l}");
+                    }
+                }
+            }
+        }
+        o.push('\n');
+    }
+    o
+}
+
+/// Renders the report as Markdown (for a GitHub issue or a chat).
+pub fn markdown(report: &Report, lang: Lang) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "## {}\n", label("title", lang));
+    if report.findings.is_empty() {
+        let _ = writeln!(o, "{}", label("no_findings", lang));
+        return o;
+    }
+    for f in &report.findings {
+        let _ = writeln!(o, "### [{}] {} (`{}`)\n", severity_label(f.severity, lang), t(&f.title, lang), f.id);
+        let _ = writeln!(o, "{}\n", t(&f.summary, lang));
+        if !f.explained_by.is_empty() {
+            let ids: Vec<String> = f.explained_by.iter().map(|i| format!("`{i}`")).collect();
+            let _ = writeln!(o, "{}: {}\n", label("explained_by", lang), ids.join(", "));
+        }
+        let _ = writeln!(o, "**{}**\n\n```text", label("evidence", lang));
+        for e in &f.evidence {
+            let _ = writeln!(o, "{:>5}: {}", e.line, e.text);
+        }
+        let _ = writeln!(o, "```\n");
+        if !f.steps.is_empty() {
+            let _ = writeln!(o, "**{}**\n", label("steps", lang));
+            for (i, s) in f.steps.iter().enumerate() {
+                let mark = if s.state == StepState::Answered { format!(" _({})_", label("answered", lang)) } else { String::new() };
+                let _ = writeln!(o, "{}. {}{}", i + 1, t(&s.title, lang), mark);
+                if let Some(run) = &s.run {
+                    let _ = writeln!(o, "   ```bash\n   {}\n   ```", run.replace('\n', "\n   "));
+                }
+                let _ = writeln!(o, "   {}: {}", label("expect", lang), t(&s.expect, lang));
+            }
+            o.push('\n');
+        }
+        if !f.fixes.is_empty() {
+            let _ = writeln!(o, "**{}**\n", label("fixes", lang));
+            for fix in &f.fixes {
+                let _ = writeln!(o, "- {}", t(&fix.title, lang));
+                if !fix.commands.is_empty() {
+                    let _ = writeln!(o, "  ```bash\n  {}\n  ```", fix.commands.join("\n").replace('\n', "\n  "));
+                }
+                if let Some(y) = &fix.yaml {
+                    let _ = writeln!(o, "  ```yaml\n  {}\n  ```", y.trim_end().replace('\n', "\n  "));
+                }
+            }
+            o.push('\n');
+        }
+    }
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::has_cjk;
+
+    #[test]
+    fn every_label_is_bilingual() {
+        for (k, en, zh) in LABELS {
+            assert!(!en.is_empty() && has_cjk(zh), "label {k}");
+        }
+    }
+}

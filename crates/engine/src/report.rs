@@ -1,0 +1,147 @@
+//! Stage 6: the report — plain, serialisable data in a stable order.
+//!
+//! The JSON form of [`Report`] is the CLI's `--format json` and is
+//! documented in `docs/report-schema.md`. Fields are only ever added.
+
+use crate::detect::InputKind;
+use crate::facts::Fact;
+use crate::rules::{Fix, Severity};
+use crate::text::Text;
+use serde::Serialize;
+
+/// Identifies the JSON schema of the report.
+pub const SCHEMA: &str = "roll-doctor/report/v1";
+
+/// The diagnosis of one or more inputs.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    /// Always [`SCHEMA`].
+    pub schema: &'static str,
+    /// The rule pack the diagnosis was made with.
+    pub rules_version: String,
+    /// Findings, root causes first, then by severity and first evidence line.
+    pub findings: Vec<Finding>,
+    /// How the input was split and what each part was taken to be.
+    pub segments: Vec<SegmentInfo>,
+}
+
+/// One detected segment.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SegmentInfo {
+    /// Index of the input (paste) it belongs to.
+    pub input: usize,
+    /// Detected (or overridden) kind.
+    pub kind: InputKind,
+    /// 0–100.
+    pub confidence: u8,
+    /// The command that printed it, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    /// First line (1-based, inclusive).
+    pub start_line: u32,
+    /// Last line (inclusive).
+    pub end_line: u32,
+}
+
+/// A line of the user's input that supports a finding.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct EvidenceLine {
+    /// Input index, present only when there were several inputs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input: Option<usize>,
+    /// 1-based line number in that input.
+    pub line: u32,
+    /// The line, cleaned of colour codes and quote prefixes.
+    pub text: String,
+}
+
+/// Whether a decision-tree step is already answered by the input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StepState {
+    /// The user should run the command and paste its output.
+    Ask,
+    /// The input already holds the answer (see the step's evidence).
+    Answered,
+}
+
+/// A decision-tree step in a finding.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StepReport {
+    /// Step id within the rule.
+    pub id: String,
+    /// What to check.
+    pub title: Text,
+    /// Command to run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run: Option<String>,
+    /// What to expect and what it means.
+    pub expect: Text,
+    /// Ask or answered.
+    pub state: StepState,
+    /// Lines that answer it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub evidence: Vec<EvidenceLine>,
+}
+
+/// A rule that fired, with everything needed to act on it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Finding {
+    /// The rule id.
+    pub id: String,
+    /// Severity.
+    pub severity: Severity,
+    /// Title.
+    pub title: Text,
+    /// Explanation.
+    pub summary: Text,
+    /// Supporting lines (at most [`MAX_EVIDENCE`]), in input order.
+    pub evidence: Vec<EvidenceLine>,
+    /// How many supporting lines there were in all.
+    pub evidence_total: usize,
+    /// Ids of other findings that likely cause this one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub explained_by: Vec<String>,
+    /// The facts the rule used.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub facts: Vec<Fact>,
+    /// Decision-tree steps in order.
+    pub steps: Vec<StepReport>,
+    /// Fixes.
+    pub fixes: Vec<Fix>,
+}
+
+/// Evidence lines kept per finding.
+pub const MAX_EVIDENCE: usize = 20;
+
+/// Orders findings root cause first. `outranks[i]` lists the indices that
+/// finding `i` explains. Among findings whose causes are placed, the most
+/// severe goes first, then the one with the earliest evidence, then by id.
+pub(crate) fn order(findings: &mut Vec<Finding>, outranks: &[Vec<usize>]) {
+    let n = findings.len();
+    let mut indeg = vec![0usize; n];
+    for effects in outranks {
+        for &e in effects {
+            indeg[e] += 1;
+        }
+    }
+    let key = |i: usize| {
+        let f = &findings[i];
+        (f.severity, f.evidence.first().map(|e| (e.input, e.line)), f.id.clone())
+    };
+    let mut placed = vec![false; n];
+    let mut seq = Vec::with_capacity(n);
+    while seq.len() < n {
+        // Ready nodes; if a cycle leaves none, take the best unplaced one.
+        let ready: Vec<usize> = (0..n).filter(|&i| !placed[i] && indeg[i] == 0).collect();
+        let pool = if ready.is_empty() { (0..n).filter(|&i| !placed[i]).collect() } else { ready };
+        let best = pool.into_iter().min_by_key(|&i| key(i)).expect("pool is not empty");
+        placed[best] = true;
+        seq.push(best);
+        for &e in &outranks[best] {
+            indeg[e] = indeg[e].saturating_sub(1);
+        }
+    }
+    let mut slots: Vec<Option<Finding>> = std::mem::take(findings).into_iter().map(Some).collect();
+    *findings = seq.into_iter().map(|i| slots[i].take().expect("each index once")).collect();
+}

@@ -1,0 +1,111 @@
+//! Stage 4: log signatures.
+//!
+//! Every `signature:` of every rule is compiled once into one [`SignatureSet`]
+//! and each line is scanned once against all of them (a `RegexSet`, which
+//! runs a single multi-pattern automaton with a literal prefilter), instead
+//! of one regex pass per rule.
+//!
+//! Lines the user *typed* are not evidence: `grep EI0006 plog` or
+//! `export HCCL_CONNECT_TIMEOUT=3600` mention an error string or a setting
+//! without anything having failed. [`is_typed_command`] filters them.
+
+use crate::segment::Line;
+use regex::{Regex, RegexSet};
+
+/// All signatures, compiled.
+#[derive(Debug)]
+pub struct SignatureSet {
+    set: RegexSet,
+    /// The individual regexes, same order as the set (kept for captures and
+    /// for tools that want to show which part matched).
+    pub regexes: Vec<Regex>,
+}
+
+/// One signature match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hit {
+    /// Index of the signature in the set.
+    pub signature: usize,
+    /// The line it matched.
+    pub line: u32,
+}
+
+/// Words that start a command a user typed rather than a line a program printed.
+const TYPED: &[&str] = &[
+    "grep", "egrep", "zgrep", "rg", "export", "echo", "cat", "tail", "less", "head", "find", "sed", "awk",
+    "history", "unset", "set", "vim", "vi",
+];
+
+/// True for a line that looks like a command typed at a shell (possibly
+/// with a `history` number in front) rather than program output.
+pub fn is_typed_command(text: &str) -> bool {
+    let t = text.trim_start();
+    let t = t.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start();
+    let first = t.split_whitespace().next().unwrap_or("");
+    TYPED.contains(&first) && t.len() > first.len()
+}
+
+impl SignatureSet {
+    /// Compiles `patterns`. Fails with the index and message of the first
+    /// pattern that does not compile.
+    pub fn new(patterns: &[String]) -> Result<SignatureSet, (usize, String)> {
+        let mut regexes = Vec::with_capacity(patterns.len());
+        for (i, p) in patterns.iter().enumerate() {
+            regexes.push(Regex::new(p).map_err(|e| (i, e.to_string()))?);
+        }
+        let set = RegexSet::new(patterns).map_err(|e| (0, e.to_string()))?;
+        Ok(SignatureSet { set, regexes })
+    }
+
+    /// Number of signatures.
+    pub fn len(&self) -> usize {
+        self.regexes.len()
+    }
+
+    /// True when there are no signatures.
+    pub fn is_empty(&self) -> bool {
+        self.regexes.is_empty()
+    }
+
+    /// Scans `lines` once, returning every (signature, line) hit in line order.
+    pub fn scan<'a>(&self, lines: impl IntoIterator<Item = &'a Line>, out: &mut Vec<Hit>) {
+        for line in lines {
+            if !self.set.is_match(&line.text) || is_typed_command(&line.text) {
+                continue;
+            }
+            for idx in self.set.matches(&line.text).iter() {
+                out.push(Hit { signature: idx, line: line.no });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::segment::normalise;
+
+    #[test]
+    fn one_scan_finds_all_patterns() {
+        let set = SignatureSet::new(&["EI0006".into(), "Too many open files".into()]).unwrap();
+        let mut hits = Vec::new();
+        set.scan(&normalise("ok\nEI0006: boom\nFailed accept4: Too many open files\n"), &mut hits);
+        assert_eq!(hits, vec![Hit { signature: 0, line: 2 }, Hit { signature: 1, line: 3 }]);
+    }
+
+    #[test]
+    fn typed_commands_are_not_evidence() {
+        assert!(is_typed_command("grep EI0006 plog/*.log"));
+        assert!(is_typed_command("  123  export HCCL_CONNECT_TIMEOUT=3600"));
+        assert!(!is_typed_command("EI0006: Getting socket times out."));
+        let set = SignatureSet::new(&["EI0006".into()]).unwrap();
+        let mut hits = Vec::new();
+        set.scan(&normalise("grep EI0006 plog\n"), &mut hits);
+        assert!(hits.is_empty());
+    }
+
+    #[test]
+    fn bad_pattern_is_reported() {
+        assert_eq!(SignatureSet::new(&["ok".into(), "(".into()]).unwrap_err().0, 1);
+    }
+}

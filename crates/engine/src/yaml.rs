@@ -1,0 +1,241 @@
+//! A small YAML document tree with line numbers, built from `saphyr-parser`
+//! events.
+//!
+//! Why not serde: a ROLL config is checked *as written* — we must know that
+//! `device_mapping: [0,1,2,3]` was a YAML list and not a string, that
+//! `HCCL_CONNECT_TIMEOUT: 3600` was an unquoted integer, and on which line
+//! each key sits. Scalars therefore stay text plus their quoting style, and
+//! are resolved on demand the way ROLL's loader (PyYAML via OmegaConf, YAML
+//! 1.1 rules) would resolve them.
+//!
+//! The builder is iterative (no recursion, so deep nesting cannot overflow
+//! the stack) and never expands aliases (so alias bombs cannot blow up).
+
+use saphyr_parser::{Event, Parser, ScalarStyle};
+
+/// A node with the position where it starts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    /// What the node holds.
+    pub value: Value,
+    /// 1-based line within the parsed text.
+    pub line: u32,
+    /// 1-based column.
+    pub col: u32,
+}
+
+/// A YAML value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// A mapping, in document order.
+    Map(Vec<(Node, Node)>),
+    /// A sequence.
+    Seq(Vec<Node>),
+    /// A scalar as written.
+    Scalar {
+        /// The scalar's text (after YAML unescaping).
+        text: String,
+        /// False for plain scalars, true for quoted or block scalars.
+        quoted: bool,
+    },
+    /// An alias (`*name`); never expanded.
+    Alias,
+}
+
+/// A parse failure with its position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct YamlError {
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub col: u32,
+    /// The parser's message.
+    pub message: String,
+}
+
+impl Node {
+    /// The value of `key` when this node is a mapping.
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        match &self.value {
+            Value::Map(entries) => entries.iter().find(|(k, _)| k.as_str() == Some(key)).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// The mapping's entries (empty for other nodes).
+    pub fn entries(&self) -> &[(Node, Node)] {
+        match &self.value {
+            Value::Map(e) => e,
+            _ => &[],
+        }
+    }
+
+    /// The scalar's text, for any scalar.
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.value {
+            Value::Scalar { text, .. } => Some(text),
+            _ => None,
+        }
+    }
+
+    /// True for a plain (unquoted) scalar.
+    pub fn is_plain(&self) -> bool {
+        matches!(self.value, Value::Scalar { quoted: false, .. })
+    }
+
+    /// The YAML 1.1 type a plain scalar resolves to, as PyYAML would:
+    /// `null`, `bool`, `int`, `float` or `str`. Collections give `map`/`seq`.
+    pub fn type_name(&self) -> &'static str {
+        match &self.value {
+            Value::Map(_) => "map",
+            Value::Seq(_) => "seq",
+            Value::Alias => "alias",
+            Value::Scalar { quoted: true, .. } => "str",
+            Value::Scalar { text, quoted: false } => resolve_plain(text),
+        }
+    }
+
+    /// The integer a plain scalar resolves to.
+    pub fn as_int(&self) -> Option<i64> {
+        match &self.value {
+            Value::Scalar { text, quoted: false } if resolve_plain(text) == "int" => parse_int(text),
+            _ => None,
+        }
+    }
+}
+
+/// Resolves a plain scalar's type with YAML 1.1 rules (PyYAML's SafeLoader,
+/// which OmegaConf uses).
+pub fn resolve_plain(t: &str) -> &'static str {
+    match t {
+        "" | "~" | "null" | "Null" | "NULL" => return "null",
+        "yes" | "Yes" | "YES" | "no" | "No" | "NO" | "true" | "True" | "TRUE" | "false" | "False" | "FALSE" | "on"
+        | "On" | "ON" | "off" | "Off" | "OFF" => return "bool",
+        _ => {}
+    }
+    if parse_int(t).is_some() {
+        return "int";
+    }
+    let f = t.trim_start_matches(['-', '+']).replace('_', "");
+    let is_float = (f.contains('.') || f.contains(['e', 'E']))
+        && f.chars().next().is_some_and(|c| c.is_ascii_digit() || c == '.')
+        && f.parse::<f64>().is_ok()
+        || matches!(f.as_str(), ".inf" | ".Inf" | ".INF" | ".nan" | ".NaN" | ".NAN");
+    if is_float { "float" } else { "str" }
+}
+
+fn parse_int(t: &str) -> Option<i64> {
+    let (neg, body) = match t.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    };
+    let body = body.replace('_', "");
+    if body.is_empty() {
+        return None;
+    }
+    let v = if let Some(h) = body.strip_prefix("0x") {
+        i64::from_str_radix(h, 16).ok()?
+    } else if body.chars().all(|c| c.is_ascii_digit()) {
+        body.parse::<i64>().ok()?
+    } else {
+        return None;
+    };
+    Some(if neg { -v } else { v })
+}
+
+enum Frame {
+    Map { line: u32, col: u32, entries: Vec<(Node, Node)>, key: Option<Node> },
+    Seq { line: u32, col: u32, items: Vec<Node> },
+}
+
+/// Parses the first document of `src`. An empty document gives `Ok(None)`.
+pub fn parse(src: &str) -> Result<Option<Node>, YamlError> {
+    let mut parser = Parser::new_from_str(src);
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut root: Option<Node> = None;
+    while let Some(ev) = parser.next_event() {
+        let (event, span) = ev.map_err(|e| YamlError {
+            line: e.marker().line() as u32,
+            col: e.marker().col() as u32 + 1,
+            message: e.info().to_string(),
+        })?;
+        let line = span.start.line() as u32;
+        let col = span.start.col() as u32 + 1;
+        let done: Option<Node> = match event {
+            Event::MappingStart(..) => {
+                stack.push(Frame::Map { line, col, entries: Vec::new(), key: None });
+                None
+            }
+            Event::SequenceStart(..) => {
+                stack.push(Frame::Seq { line, col, items: Vec::new() });
+                None
+            }
+            Event::MappingEnd | Event::SequenceEnd => match stack.pop() {
+                Some(Frame::Map { line, col, entries, .. }) => Some(Node { value: Value::Map(entries), line, col }),
+                Some(Frame::Seq { line, col, items }) => Some(Node { value: Value::Seq(items), line, col }),
+                None => None,
+            },
+            Event::Scalar(text, style, ..) => Some(Node {
+                value: Value::Scalar { text: text.into_owned(), quoted: !matches!(style, ScalarStyle::Plain) },
+                line,
+                col,
+            }),
+            Event::Alias(_) => Some(Node { value: Value::Alias, line, col }),
+            Event::DocumentEnd => {
+                if root.is_some() {
+                    break;
+                }
+                None
+            }
+            _ => None,
+        };
+        if let Some(node) = done {
+            match stack.last_mut() {
+                Some(Frame::Map { entries, key, .. }) => match key.take() {
+                    None => *key = Some(node),
+                    Some(k) => entries.push((k, node)),
+                },
+                Some(Frame::Seq { items, .. }) => items.push(node),
+                None => {
+                    root = Some(node);
+                }
+            }
+        }
+    }
+    Ok(root)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_and_types() {
+        let doc = parse("a:\n  b: list(range(0,8))\n  c: [0, 1]\n  d: \"3600\"\n  e: 3600\n  f: yes\n").unwrap().unwrap();
+        let a = doc.get("a").unwrap();
+        assert_eq!(a.get("b").unwrap().line, 2);
+        assert_eq!(a.get("c").unwrap().type_name(), "seq");
+        assert_eq!(a.get("d").unwrap().type_name(), "str");
+        assert_eq!(a.get("e").unwrap().as_int(), Some(3600));
+        assert_eq!(a.get("f").unwrap().type_name(), "bool");
+        assert_eq!(a.get("b").unwrap().col, 6);
+    }
+
+    #[test]
+    fn errors_have_positions() {
+        let e = parse("a:\n  b: [1, 2\nc: d\n").unwrap_err();
+        assert!(e.line >= 2, "{e:?}");
+    }
+
+    #[test]
+    fn aliases_are_not_expanded() {
+        let doc = parse("a: &x [1,2]\nb: *x\n").unwrap().unwrap();
+        assert_eq!(doc.get("b").unwrap().value, Value::Alias);
+    }
+
+    #[test]
+    fn empty_is_none() {
+        assert_eq!(parse("").unwrap(), None);
+        assert_eq!(parse("# just a comment\n").unwrap(), None);
+    }
+}

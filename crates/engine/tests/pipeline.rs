@@ -1,0 +1,100 @@
+//! End-to-end engine tests: paste in, report out.
+
+use roll_doctor_engine::{diagnose, diagnose_inputs, render, Input, InputKind, Lang, Severity, StepState};
+
+fn ids(text: &str) -> Vec<String> {
+    diagnose(text).findings.into_iter().map(|f| f.id).collect()
+}
+
+#[test]
+fn walking_skeleton_ei0006() {
+    let r = diagnose("EI0006: Getting socket times out.");
+    assert_eq!(r.findings.len(), 1);
+    let f = &r.findings[0];
+    assert_eq!(f.id, "hccl-connect-timeout");
+    assert_eq!(f.severity, Severity::Error);
+    assert_eq!(f.evidence[0].line, 1);
+    assert!(f.title.zh.contains("超时"));
+    assert!(f.fixes.iter().any(|x| x.commands.iter().any(|c| c == "export HCCL_CONNECT_TIMEOUT=3600")));
+}
+
+#[test]
+fn config_finding_reports_the_config_line() {
+    let cfg = "exp_name: demo\n\nactor_train:\n  model_args:\n    dtype: bf16\n  strategy_args:\n    strategy_name: megatron_train\n  device_mapping: list(range(0,8))\n";
+    let r = diagnose(cfg);
+    assert_eq!(r.segments[0].kind, InputKind::RollConfig);
+    let f = r.findings.iter().find(|f| f.id == "megatron-strategy-on-npu").expect("megatron finding");
+    assert_eq!(f.evidence[0].line, 7);
+    assert_eq!(f.evidence[0].text.trim(), "strategy_name: megatron_train");
+    assert_eq!(f.steps[0].state, StepState::Answered);
+}
+
+#[test]
+fn ulimit_from_transcript_answers_its_step() {
+    let r = diagnose("[root@node1 ~]# ulimit -n\n1024\n[root@node1 ~]# ray status\n");
+    let f = &r.findings[0];
+    assert_eq!(f.id, "ulimit-too-low");
+    assert_eq!(f.evidence[0].line, 2);
+    assert_eq!(f.steps[0].state, StepState::Answered);
+    assert_eq!(f.steps[1].state, StepState::Ask);
+}
+
+#[test]
+fn healthy_inputs_raise_nothing() {
+    assert!(ids("").is_empty());
+    assert!(ids("$ ulimit -n\n65536\n").is_empty());
+    assert!(ids("$ grep EI0006 plog/*.log\n").is_empty());
+    assert!(ids("export HCCL_CONNECT_TIMEOUT=3600\n").is_empty());
+    assert!(ids("actor_train:\n  strategy_args:\n    strategy_name: fsdp2_train\n").is_empty());
+}
+
+#[test]
+fn a_log_inside_a_chat_paste() {
+    let text = "我们的任务挂了，日志如下：\r\n> ```\r\n> \u{1b}[31m[ERROR]\u{1b}[0m (WorkerDict pid=1234) EI0006: Getting socket times out.\r\n> ```\r\n谢谢！";
+    let r = diagnose(text);
+    assert_eq!(r.findings[0].id, "hccl-connect-timeout");
+    assert_eq!(r.findings[0].evidence[0].line, 3);
+    assert!(!r.findings[0].evidence[0].text.contains('\u{1b}'));
+}
+
+#[test]
+fn malformed_yaml_does_not_fail() {
+    let r = diagnose("actor_train:\n  strategy_args: [\n  device_mapping: list(range(0,8))\n");
+    assert_eq!(r.segments[0].kind, InputKind::RollConfig);
+}
+
+#[test]
+fn several_inputs_name_their_input() {
+    let r = diagnose_inputs(&[
+        Input { label: "node-0".into(), text: "all good\n".into() },
+        Input { label: "node-1".into(), text: "x\nEI0006: Getting socket times out.\n".into() },
+    ]);
+    assert_eq!(r.findings[0].evidence[0].input, Some(1));
+    assert_eq!(r.findings[0].evidence[0].line, 2);
+}
+
+#[test]
+fn report_is_deterministic_and_renders_in_both_languages() {
+    let text = "$ ulimit -n\n1024\nEI0006: Getting socket times out.\n";
+    let a = serde_json::to_string(&diagnose(text)).unwrap();
+    let b = serde_json::to_string(&diagnose(text)).unwrap();
+    assert_eq!(a, b);
+    let r = diagnose(text);
+    assert!(render::text(&r, Lang::En).contains("Evidence"));
+    assert!(render::text(&r, Lang::Zh).contains("证据"));
+    assert!(render::markdown(&r, Lang::Zh).contains("```bash"));
+}
+
+#[test]
+fn json_schema_fields() {
+    let v: serde_json::Value = serde_json::to_value(diagnose("EI0006: Getting socket times out.")).unwrap();
+    assert_eq!(v["schema"], "roll-doctor/report/v1");
+    let f = &v["findings"][0];
+    for key in ["id", "severity", "title", "evidence", "steps", "fixes"] {
+        assert!(f.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(f["severity"], "error");
+    assert!(f["title"]["en"].is_string() && f["title"]["zh"].is_string());
+    assert_eq!(f["evidence"][0]["line"], 1);
+    assert!(f["evidence"][0]["text"].is_string());
+}
