@@ -4,7 +4,9 @@ use super::FactSink;
 use crate::segment::Segment;
 
 /// Facts this parser produces.
-pub const FACTS: &[(&str, &str)] = &[];
+pub const FACTS: &[(&str, &str)] = &[
+    ("env.var", "an environment variable; subject = its name, value = its value (Str); shared contract with the config checks"),
+];
 
 /// How much `seg` looks like this input when no command named it (0–100).
 pub fn score(_seg: &Segment) -> u8 {
