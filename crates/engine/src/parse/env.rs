@@ -5,6 +5,7 @@ use crate::segment::Segment;
 
 /// Facts this parser produces.
 pub const FACTS: &[(&str, &str)] = &[
+    ("env.listing", "the segment is a full environment listing (`env`, `printenv`, `export -p`), so a variable missing from it is really unset (Bool true)"),
     ("env.var", "an environment variable; subject = its name, value = its value (Str); shared contract with the config checks"),
 ];
 
