@@ -1,1 +1,323 @@
-fn main() {}
+//! Project automation: `cargo xtask <command>` (the alias is in .cargo/config.toml).
+//!
+//! - `setup [--browser]`  install what the build (and, with --browser, the tests) need
+//! - `serve [--port N]`   install, build and serve the app on 127.0.0.1
+//! - `test`               install, then run every test: native, wasm in headless Chromium, end-to-end
+//! - `dist`               install and write the static site to dist/
+//! - `bench [--mb N]`     engine throughput on a generated N MB log vs `rg -c -f` (default 100)
+//!
+//! Installs are idempotent: each tool is checked (and its version compared)
+//! before anything is installed. Only crates.io, npm and Debian's apt are
+//! used; rustup adds the wasm32 target. std only, so this builds in seconds.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::Instant;
+
+const TRUNK_VERSION: &str = "0.21.14"; // 0.22 needs rustc >= 1.96.1
+const WASM_OPT_VERSION: &str = "version_132"; // npm binaryen 132; Debian's 108 emits broken wasm
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_path_buf()
+}
+
+fn home_cargo_bin() -> PathBuf {
+    std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cargo"))
+        .join("bin")
+}
+
+/// PATH with the npm tools (wasm-opt) and cargo-installed tools first.
+fn tool_path() -> String {
+    let mut parts = vec![root().join("e2e/node_modules/.bin"), home_cargo_bin()];
+    if let Some(p) = std::env::var_os("PATH") {
+        parts.extend(std::env::split_paths(&p));
+    }
+    std::env::join_paths(parts).expect("valid PATH").to_string_lossy().into_owned()
+}
+
+fn cmd(program: &str) -> Command {
+    let mut c = Command::new(program);
+    c.current_dir(root()).env("PATH", tool_path()).env("TRUNK_SKIP_VERSION_CHECK", "true");
+    c
+}
+
+fn run(c: &mut Command) -> Result<(), String> {
+    eprintln!("$ {:?}", c);
+    let status = c.status().map_err(|e| format!("cannot start {:?}: {e}", c.get_program()))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{:?} failed with {status}", c.get_program()))
+    }
+}
+
+/// First line of `program --version`, or None when it is not installed.
+fn version_of(program: &str) -> Option<String> {
+    let out = cmd(program).arg("--version").output().ok()?;
+    let s = String::from_utf8_lossy(&out.stdout);
+    out.status.success().then(|| s.lines().next().unwrap_or("").trim().to_string())
+}
+
+/// The wasm-bindgen version Cargo.lock resolved; the CLI must equal it.
+fn locked_wasm_bindgen() -> Result<String, String> {
+    let lock = std::fs::read_to_string(root().join("Cargo.lock")).map_err(|e| format!("Cargo.lock: {e}"))?;
+    let mut lines = lock.lines();
+    while let Some(l) = lines.next() {
+        if l == "name = \"wasm-bindgen\"" {
+            if let Some(v) = lines.next().and_then(|v| v.strip_prefix("version = \"")) {
+                return Ok(v.trim_end_matches('"').to_string());
+            }
+        }
+    }
+    Err("wasm-bindgen not found in Cargo.lock".into())
+}
+
+fn is_root() -> bool {
+    Command::new("id").arg("-u").output().map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0").unwrap_or(false)
+}
+
+fn apt_install(pkgs: &[&str]) -> Result<(), String> {
+    if pkgs.is_empty() {
+        return Ok(());
+    }
+    let sudo = !is_root();
+    let mk = |args: &[&str]| {
+        let mut c = if sudo { cmd("sudo") } else { cmd("apt-get") };
+        if sudo {
+            c.arg("apt-get");
+        }
+        c.args(args).env("DEBIAN_FRONTEND", "noninteractive");
+        c
+    };
+    run(&mut mk(&["update", "-qq"]))?;
+    let mut install = mk(&["install", "-y", "-qq"]);
+    install.args(pkgs);
+    run(&mut install)
+}
+
+fn has(program: &str) -> bool {
+    Command::new("sh").args(["-c", &format!("command -v {program}")]).output().map(|o| o.status.success()).unwrap_or(false)
+}
+
+/// Installs the build tools; with `browser`, also Chromium, chromedriver and a CJK font.
+fn setup(browser: bool) -> Result<(), String> {
+    let t = Instant::now();
+    let mut apt = Vec::new();
+    if !has("node") || !has("npm") {
+        apt.extend(["nodejs", "npm"]);
+    }
+    if browser {
+        if !Path::new("/usr/bin/chromium").exists() {
+            apt.push("chromium");
+        }
+        if !Path::new("/usr/bin/chromedriver").exists() {
+            apt.push("chromium-driver");
+        }
+        let cjk = Command::new("fc-list").arg(":lang=zh").output().map(|o| !o.stdout.is_empty()).unwrap_or(false);
+        if !cjk {
+            apt.push("fonts-wqy-microhei");
+        }
+    }
+    apt_install(&apt)?;
+
+    let targets = cmd("rustup").args(["target", "list", "--installed"]).output().map_err(|e| format!("rustup: {e}"))?;
+    if !String::from_utf8_lossy(&targets.stdout).lines().any(|l| l.trim() == "wasm32-unknown-unknown") {
+        run(cmd("rustup").args(["target", "add", "wasm32-unknown-unknown"]))?;
+    }
+
+    let wb = locked_wasm_bindgen()?;
+    if version_of("wasm-bindgen").as_deref() != Some(&format!("wasm-bindgen {wb}")) {
+        // No --locked: wasm-bindgen-cli's lockfile pins a webpki-roots the registry lacks.
+        run(cmd("cargo").args(["install", "wasm-bindgen-cli", "--version", &format!("={wb}")]))?;
+    }
+    if version_of("trunk").as_deref() != Some(&format!("trunk {TRUNK_VERSION}")) {
+        run(cmd("cargo").args(["install", "trunk", "--version", &format!("={TRUNK_VERSION}"), "--locked"]))?;
+    }
+    let wasm_opt_ok = version_of("wasm-opt").is_some_and(|v| v.contains(WASM_OPT_VERSION));
+    if !wasm_opt_ok || !root().join("e2e/node_modules/playwright-core").is_dir() {
+        run(cmd("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(root().join("e2e")))?;
+    }
+    eprintln!("xtask: tools ready in {:.0?}", t.elapsed());
+    Ok(())
+}
+
+fn build_dist() -> Result<(), String> {
+    run(cmd("trunk").args(["build", "--release"]))?;
+    for e in std::fs::read_dir(root().join("dist")).map_err(|e| e.to_string())?.flatten() {
+        let len = e.metadata().map(|m| m.len()).unwrap_or(0);
+        eprintln!("  dist/{:<40} {len:>10} bytes", e.file_name().to_string_lossy());
+    }
+    Ok(())
+}
+
+fn serve(port: &str) -> Result<(), String> {
+    setup(false)?;
+    eprintln!("xtask: building and serving on http://127.0.0.1:{port}/ (Ctrl+C to stop)");
+    run(cmd("trunk").args(["serve", "--release", "--address", "127.0.0.1", "--port", port]))
+}
+
+fn test() -> Result<(), String> {
+    setup(true)?;
+    let steps: Vec<(&str, Box<dyn Fn() -> Result<(), String>>)> = vec![
+        ("native tests (engine, CLI, UI strings)", Box::new(|| run(cmd("cargo").args(["test", "--workspace", "--locked"])))),
+        ("release build of the web app (dist/)", Box::new(build_dist)),
+        (
+            "wasm tests in headless Chromium",
+            Box::new(|| {
+                run(cmd("cargo")
+                    .args(["test", "--locked", "-p", "roll-doctor-web", "--target", "wasm32-unknown-unknown", "--test", "web"])
+                    .env("CHROMEDRIVER", "/usr/bin/chromedriver"))
+            }),
+        ),
+        (
+            "end-to-end: dist/ served on 127.0.0.1 in headless Chromium",
+            Box::new(|| {
+                std::fs::create_dir_all(root().join("e2e/out")).map_err(|e| e.to_string())?;
+                run(cmd("node").args(["e2e/e2e.mjs", "http", "dist", "e2e/out/http.png"]))
+            }),
+        ),
+    ];
+    let (mut passed, mut failed) = (0, 0);
+    for (name, step) in &steps {
+        let t = Instant::now();
+        eprintln!("\n=== xtask test: {name}");
+        match step() {
+            Ok(()) => {
+                passed += 1;
+                eprintln!("=== ok: {name} ({:.1?})", t.elapsed());
+            }
+            Err(e) => {
+                failed += 1;
+                eprintln!("=== FAILED: {name}: {e}");
+                break; // later steps depend on earlier ones
+            }
+        }
+    }
+    println!("xtask test steps: {passed} passed, {failed} failed");
+    if failed == 0 { Ok(()) } else { Err("tests failed".into()) }
+}
+
+/// Writes a deterministic mixed log of about `mb` megabytes: Ray, vLLM,
+/// ROLL and HCCL lines, with a rare real failure (about one line in 5,000).
+fn generate_log(path: &Path, mb: usize) -> Result<(), String> {
+    use std::io::Write;
+    let healthy = [
+        "(WorkerDict pid=12345) INFO 06-09 06:57:48 worker_base.py:581] Loading weights took 12.34 seconds",
+        "[2026-08-19 10:00:00] [initialize.py (80)] [INFO] [DRIVER 0 / 1][PID 1234] Current ray cluster resources: {'CPU': 192.0, 'NPU': 16.0}",
+        "[INFO] HCCL(60570,python):2026-04-08-18:07:20.444.436 [hccl_comm.cc:120] [60570][Init] hccl init success, rank[3] rankSize[16]",
+        "(NPURayWorkerWrapper pid=45464) INFO 06-09 06:57:48 metrics.py:455] Avg prompt throughput: 1234.5 tokens/s, Avg generation throughput: 567.8 tokens/s, Running: 64 reqs",
+        "  File \"/workspace/ROLL/roll/pipeline/rlvr/rlvr_pipeline.py\", line 412, in run",
+        "[2026-08-19 10:00:01] [rlvr_pipeline.py (530)] [INFO] [DRIVER 0 / 1][PID 1234] step 17 reward/mean: 0.4321 actor/pg_loss: -0.0123 timing/gen: 45.6",
+        "Warning: CAUTION: The operator 'aten::isin.Tensor_Tensor_out' is not currently supported on the NPU backend and will fall back to run on the CPU.",
+        "2026-08-19 10:00:02,123\tINFO worker.py:1821 -- Connected to Ray cluster. View the dashboard at 127.0.0.1:8265",
+        "Processed prompts:  45%|████▌     | 29/64 [00:12<00:14,  2.41it/s, est. speed input: 1523.12 toks/s]",
+        "[WARNING] [2026-08-19 10:00:03] checkpoint saved to ./output/checkpoints/step_17 in 3.2s",
+    ];
+    let failures = [
+        "EI0006: [PID: 1292363] 2025-04-08-18:07:20.444.436 Getting socket times out. Reason: Remote Rank did not send the data in time.",
+        "[2025-05-01 10:00:00,000 E 4321 4321] gcs_server.cc:300: Failed accept4: Too many open files",
+        "RuntimeError: NPU out of memory. Tried to allocate 5.03 GiB (NPU 3; 60.96 GiB total capacity; 50.12 GiB already allocated)",
+        "[ERROR] HCCL(1292363,python):2025-04-08-18:07:20.444.436 [socket_manager.cc:200] [1][Wait] wait socket establish timeout, role[1] rank[12] timeout[120]",
+    ];
+    let mut f = std::io::BufWriter::new(std::fs::File::create(path).map_err(|e| e.to_string())?);
+    let target = mb * 1024 * 1024;
+    let (mut written, mut state, mut n) = (0usize, 0x2545F4914F6CDD1Du64, 0u64);
+    while written < target {
+        // xorshift64: deterministic, no dependency
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        n += 1;
+        let line = if state % 5000 == 0 { failures[(n as usize) % failures.len()] } else { healthy[(state as usize >> 8) % healthy.len()] };
+        writeln!(f, "{line} #{n}").map_err(|e| e.to_string())?;
+        written += line.len() + 12;
+    }
+    f.flush().map_err(|e| e.to_string())
+}
+
+fn time_it(c: &mut Command) -> Result<(f64, String), String> {
+    let t = Instant::now();
+    let out = c.output().map_err(|e| format!("{:?}: {e}", c.get_program()))?;
+    let secs = t.elapsed().as_secs_f64();
+    if !out.status.success() && out.status.code() != Some(1) {
+        return Err(format!("{:?} failed: {}", c.get_program(), String::from_utf8_lossy(&out.stderr)));
+    }
+    Ok((secs, String::from_utf8_lossy(&out.stdout).into_owned()))
+}
+
+/// Engine throughput on a generated mixed log, side by side with ripgrep
+/// searching the same file for the same patterns.
+fn bench(mb: usize) -> Result<(), String> {
+    if !has("rg") {
+        apt_install(&["ripgrep"])?;
+    }
+    run(cmd("cargo").args(["build", "--release", "--locked", "-p", "roll-doctor-cli"]))?;
+    let dir = root().join("target/bench");
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let log = dir.join(format!("mixed-{mb}mb.log"));
+    if !log.exists() {
+        eprintln!("xtask: generating {}", log.display());
+        generate_log(&log, mb)?;
+    }
+    let bin = root().join("target/release/roll-doctor");
+    let pats = dir.join("signatures.txt");
+    let (_, p) = time_it(Command::new(&bin).arg("signatures"))?;
+    std::fs::write(&pats, &p).map_err(|e| e.to_string())?;
+    let size = std::fs::metadata(&log).map_err(|e| e.to_string())?.len() as f64 / 1e6;
+    eprintln!("xtask: {} signatures, {:.1} MB log; best of 3 runs each", p.lines().count(), size);
+    let mut best = |c: &mut dyn FnMut() -> Command| -> Result<(f64, String), String> {
+        let mut b: Option<(f64, String)> = None;
+        for _ in 0..3 {
+            let r = time_it(&mut c())?;
+            if b.as_ref().is_none_or(|x| r.0 < x.0) {
+                b = Some(r);
+            }
+        }
+        Ok(b.expect("three runs"))
+    };
+    let (eng, out) = best(&mut || {
+        let mut c = Command::new(&bin);
+        c.args(["diagnose", "--format", "json"]).arg(&log);
+        c
+    })?;
+    let findings = out.matches("\"severity\"").count();
+    let (rg, rg_out) = best(&mut || {
+        let mut c = Command::new("rg");
+        c.arg("-c").arg("-f").arg(&pats).arg(&log);
+        c
+    })?;
+    println!("engine (roll-doctor diagnose --format json): {eng:.3} s, {:.0} MB/s, {findings} findings", size / eng);
+    println!("rg -c -f signatures.txt:                    {rg:.3} s, {:.0} MB/s, {} matching lines", size / rg, rg_out.trim());
+    println!("ratio rg_time / engine_time: {:.2} (1.0 or more means the engine is at least as fast)", rg / eng);
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("setup") => setup(args.iter().any(|a| a == "--browser")),
+        Some("serve") => {
+            let port = args.iter().position(|a| a == "--port").and_then(|i| args.get(i + 1)).map_or("8080", |s| s);
+            serve(port)
+        }
+        Some("test") => test(),
+        Some("dist") => setup(false).and_then(|_| build_dist()),
+        Some("bench") => {
+            let mb = args.iter().position(|a| a == "--mb").and_then(|i| args.get(i + 1)).and_then(|s| s.parse().ok()).unwrap_or(100);
+            bench(mb)
+        }
+        _ => {
+            eprintln!("usage: cargo xtask <setup [--browser] | serve [--port N] | test | dist | bench [--mb N]>");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,1 +1,171 @@
-fn main() {}
+//! `roll-doctor`: the native command line over the same engine as the web page.
+//!
+//! ```text
+//! roll-doctor diagnose [FILE…|-] [--format text|json|markdown] [--lang en|zh]
+//! roll-doctor rules [--format text|json]
+//! roll-doctor facts
+//! ```
+//! Exit status: 0 when the diagnosis ran (with or without findings), 2 on bad
+//! usage or unreadable input.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use roll_doctor_engine::{catalogue, diagnose_inputs, facts, render, Input, Lang};
+use std::io::{IsTerminal, Read, Write};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "roll-doctor", version, about = "Diagnose ROLL on Ascend NPU failures from logs, configs and command output")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+    Markdown,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ListFormat {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum LangArg {
+    En,
+    Zh,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Diagnose files (or standard input with `-` or no file): logs, ROLL configs, terminal transcripts.
+    Diagnose {
+        /// Files to read; `-` is standard input. All files are diagnosed together.
+        files: Vec<String>,
+        /// Output format. JSON follows docs/report-schema.md.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+        /// Language of titles and explanations (default: from $LANG, else en).
+        #[arg(long, value_enum)]
+        lang: Option<LangArg>,
+    },
+    /// List every rule with its id, severity and titles.
+    Rules {
+        #[arg(long, value_enum, default_value = "text")]
+        format: ListFormat,
+    },
+    /// List the fact names rules can use.
+    Facts,
+    /// Print every log signature pattern, one per line (for `rg -f`, used by `cargo xtask bench`).
+    #[command(hide = true)]
+    Signatures,
+}
+
+fn default_lang() -> Lang {
+    for var in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+        if let Ok(v) = std::env::var(var) {
+            if let Some(l) = Lang::parse(&v) {
+                return l;
+            }
+        }
+    }
+    Lang::En
+}
+
+fn read_input(name: &str) -> Result<Input, String> {
+    let bytes = if name == "-" {
+        let mut buf = Vec::new();
+        std::io::stdin().read_to_end(&mut buf).map_err(|e| format!("cannot read standard input: {e}"))?;
+        buf
+    } else {
+        std::fs::read(name).map_err(|e| format!("cannot read {name}: {e}"))?
+    };
+    // Logs may hold stray binary bytes; keep everything readable instead of refusing.
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    Ok(Input { label: if name == "-" { "stdin".into() } else { name.into() }, text })
+}
+
+fn run(cli: Cli) -> Result<String, String> {
+    match cli.command {
+        Command::Diagnose { files, format, lang } => {
+            let lang = match lang {
+                Some(LangArg::En) => Lang::En,
+                Some(LangArg::Zh) => Lang::Zh,
+                None => default_lang(),
+            };
+            let files = if files.is_empty() {
+                if std::io::stdin().is_terminal() {
+                    return Err("no input: give FILE… or pipe text to `roll-doctor diagnose -`".into());
+                }
+                vec!["-".to_string()]
+            } else {
+                files
+            };
+            let inputs = files.iter().map(|f| read_input(f)).collect::<Result<Vec<_>, _>>()?;
+            let report = diagnose_inputs(&inputs);
+            Ok(match format {
+                Format::Json => serde_json::to_string_pretty(&report).expect("report serialises") + "\n",
+                Format::Text => render::text(&report, lang),
+                Format::Markdown => render::markdown(&report, lang),
+            })
+        }
+        Command::Rules { format } => {
+            let cat = catalogue();
+            Ok(match format {
+                ListFormat::Json => {
+                    let rules: Vec<_> = cat
+                        .rules
+                        .iter()
+                        .map(|r| {
+                            serde_json::json!({
+                                "id": r.id, "severity": r.severity, "title": r.title,
+                                "steps": r.steps.len(), "fixes": r.fixes.len(), "outranks": r.outranks,
+                            })
+                        })
+                        .collect();
+                    serde_json::to_string_pretty(&serde_json::json!({
+                        "rules_version": roll_doctor_engine::catalogue::pack_version(),
+                        "rules": rules,
+                    }))
+                    .expect("serialises")
+                        + "\n"
+                }
+                ListFormat::Text => {
+                    let mut o = String::new();
+                    for r in &cat.rules {
+                        o.push_str(&format!("{:<40} {:<6} {}\n", r.id, format!("{:?}", r.severity).to_lowercase(), r.title.en));
+                    }
+                    o
+                }
+            })
+        }
+        Command::Signatures => Ok(catalogue().signatures.regexes.iter().map(|r| format!("{}\n", r.as_str())).collect()),
+        Command::Facts => Ok(facts::registry().map(|(n, d)| format!("{n:<28} {d}\n")).collect()),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            // clap uses 0 for --help/--version and 2 for usage errors.
+            return ExitCode::from(e.exit_code() as u8);
+        }
+    };
+    match run(cli) {
+        Ok(out) => {
+            let mut stdout = std::io::stdout().lock();
+            // A closed pipe (`| head`) is not an error worth a panic.
+            let _ = stdout.write_all(out.as_bytes());
+            ExitCode::SUCCESS
+        }
+        Err(msg) => {
+            eprintln!("roll-doctor: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -12,8 +12,11 @@ pub struct Catalogue {
     /// The rules, in file order.
     pub rules: Vec<Rule>,
     pub(crate) exprs: Vec<Expr>,
-    /// Every signature of every rule, compiled once.
+    /// Every signature of every rule, compiled once, plus (last) the
+    /// failure-like pattern of [`crate::unexplained`].
     pub signatures: SignatureSet,
+    /// Index of the failure-like pattern in `signatures`.
+    pub unexplained_signature: usize,
     /// Files that failed to load. Always empty in a tested build; kept so a
     /// bad rule file degrades to a missing rule instead of a crash.
     pub errors: Vec<RuleError>,
@@ -63,16 +66,19 @@ impl Catalogue {
                 Err(message) => errors.push(RuleError { file: file.to_string(), message }),
             }
         }
+        let unexplained_signature = patterns.len();
+        patterns.push(crate::unexplained::PATTERN.to_string());
         let signatures = match signature_set(&patterns) {
             Ok(s) => s,
             Err(message) => {
                 errors.push(RuleError { file: "(all)".into(), message });
                 rules.clear();
                 exprs.clear();
-                signature_set(&[]).expect("empty set compiles")
+                signature_set(&[crate::unexplained::PATTERN.to_string()]).expect("the failure pattern compiles")
             }
         };
-        Catalogue { rules, exprs, signatures, errors }
+        let unexplained_signature = unexplained_signature.min(signatures.len().saturating_sub(1));
+        Catalogue { rules, exprs, signatures, unexplained_signature, errors }
     }
 
     /// The rule with `id`.

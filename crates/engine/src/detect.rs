@@ -180,8 +180,20 @@ fn log_score(seg: &Segment) -> u8 {
     }
 }
 
+/// Lines a content detector looks at: the head of a segment decides what it
+/// is, and scoring a 100 MB log line by line would cost as much as the scan.
+pub const SAMPLE_LINES: usize = 400;
+
 /// Detects one segment's kind.
 pub fn detect(seg: &Segment) -> Detection {
+    if seg.lines.len() > SAMPLE_LINES {
+        let head = Segment {
+            command: seg.command.clone(),
+            command_line: seg.command_line,
+            lines: seg.lines[..SAMPLE_LINES].to_vec(),
+        };
+        return detect(&head);
+    }
     let mut best = Detection { kind: InputKind::Unrecognised, confidence: 0 };
     let mut consider = |d: Detection| {
         if d.confidence > best.confidence {

@@ -34,6 +34,7 @@ pub mod rules;
 pub mod segment;
 pub mod signatures;
 pub mod text;
+pub mod unexplained;
 pub mod yaml;
 
 pub use catalogue::{catalogue, Catalogue};
@@ -121,7 +122,10 @@ pub fn diagnose_with(cat: &Catalogue, inputs: &[Input]) -> Report {
         text: f.text.clone(),
     };
 
-    let ev = Evidence { hits_by_sig: group_hits(&hits, cat.signatures.len()), facts: &facts };
+    let hits_by_sig = group_hits(&hits, cat.signatures.len());
+    let ev = Evidence { hits_by_sig, facts: &facts };
+    // Every line some finding rests on, to tell the unexplained ones apart.
+    let mut explained: std::collections::HashSet<u64> = std::collections::HashSet::new();
     let mut findings = Vec::new();
     let mut ids = Vec::new();
     for (rule, expr) in cat.rules.iter().zip(&cat.exprs) {
@@ -131,7 +135,13 @@ pub fn diagnose_with(cat: &Catalogue, inputs: &[Input]) -> Report {
         }
         let mut ev_lines: Vec<EvidenceLine> = Vec::new();
         let mut keys: Vec<u64> = why.hits.iter().map(|(k, _)| *k).collect();
+        keys.sort_unstable();
         keys.dedup();
+        explained.extend(keys.iter().copied());
+        for &i in &why.facts {
+            let f = &facts[i];
+            explained.extend([rules::line_key(seg_input.get(f.segment).copied().unwrap_or(0), f.line)]);
+        }
         let mut fact_lines: Vec<EvidenceLine> = why.facts.iter().map(|&i| fact_line(&facts[i])).collect();
         fact_lines.sort();
         fact_lines.dedup();
@@ -188,5 +198,17 @@ pub fn diagnose_with(cat: &Catalogue, inputs: &[Input]) -> Report {
         }
     }
     order(&mut list, &outranks);
-    Report { schema: SCHEMA, rules_version: catalogue::pack_version(), findings: list, segments: segments_info }
+    let mut failure_like: Vec<u64> = ev.hits_by_sig.get(cat.unexplained_signature).cloned().unwrap_or_default();
+    failure_like.sort_unstable();
+    failure_like.dedup();
+    let unexplained = unexplained::group(
+        failure_like.into_iter().filter(|k| !explained.contains(k)).map(evidence_line).collect(),
+    );
+    Report {
+        schema: SCHEMA,
+        rules_version: catalogue::pack_version(),
+        findings: list,
+        unexplained,
+        segments: segments_info,
+    }
 }

@@ -23,7 +23,30 @@ pub const LABELS: &[(&str, &str, &str)] = &[
     ("info", "info", "提示"),
     ("findings", "Findings", "诊断结果"),
     ("title", "roll-doctor diagnosis", "roll-doctor 诊断报告"),
+    ("unexplained", "Failure-like lines no rule explains", "未被任何规则解释的疑似错误行"),
+    ("times", "times", "次"),
 ];
+
+fn unexplained_text(report: &Report, lang: Lang, o: &mut String) {
+    if report.unexplained.is_empty() {
+        return;
+    }
+    let _ = writeln!(o, "{}:", label("unexplained", lang));
+    for g in &report.unexplained {
+        let _ = writeln!(o, "  {} {}: {}  (×{} {})", label("line", lang), g.first.line, g.first.text, g.count, label("times", lang));
+    }
+}
+
+fn unexplained_markdown(report: &Report, lang: Lang, o: &mut String) {
+    if report.unexplained.is_empty() {
+        return;
+    }
+    let _ = writeln!(o, "### {}\n\n```text", label("unexplained", lang));
+    for g in &report.unexplained {
+        let _ = writeln!(o, "{:>5}: {}  (×{})", g.first.line, g.first.text, g.count);
+    }
+    let _ = writeln!(o, "```");
+}
 
 /// A renderer label in `lang`.
 pub fn label(key: &str, lang: Lang) -> &'static str {
@@ -55,6 +78,7 @@ pub fn text(report: &Report, lang: Lang) -> String {
     let mut o = String::new();
     if report.findings.is_empty() {
         let _ = writeln!(o, "{}", label("no_findings", lang));
+        unexplained_text(report, lang, &mut o);
         return o;
     }
     for (n, f) in report.findings.iter().enumerate() {
@@ -100,6 +124,7 @@ pub fn text(report: &Report, lang: Lang) -> String {
         }
         o.push('\n');
     }
+    unexplained_text(report, lang, &mut o);
     o
 }
 
@@ -108,7 +133,8 @@ pub fn markdown(report: &Report, lang: Lang) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "## {}\n", label("title", lang));
     if report.findings.is_empty() {
-        let _ = writeln!(o, "{}", label("no_findings", lang));
+        let _ = writeln!(o, "{}\n", label("no_findings", lang));
+        unexplained_markdown(report, lang, &mut o);
         return o;
     }
     for f in &report.findings {
@@ -149,6 +175,7 @@ pub fn markdown(report: &Report, lang: Lang) -> String {
             o.push('\n');
         }
     }
+    unexplained_markdown(report, lang, &mut o);
     o
 }
 

@@ -21,6 +21,8 @@ pub struct Report {
     pub rules_version: String,
     /// Findings, root causes first, then by severity and first evidence line.
     pub findings: Vec<Finding>,
+    /// Failure-like lines no rule explains, grouped by shape.
+    pub unexplained: Vec<crate::unexplained::UnexplainedGroup>,
     /// How the input was split and what each part was taken to be.
     pub segments: Vec<SegmentInfo>,
 }

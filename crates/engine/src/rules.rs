@@ -144,6 +144,22 @@ pub struct Rule {
     pub sources: Vec<String>,
 }
 
+impl Rule {
+    /// Applies [`crate::text::tidy_zh`] to every Chinese text.
+    fn tidy(&mut self) {
+        let fix = |t: &mut Text| t.zh = crate::text::tidy_zh(&t.zh);
+        fix(&mut self.title);
+        fix(&mut self.summary);
+        for s in &mut self.steps {
+            fix(&mut s.title);
+            fix(&mut s.expect);
+        }
+        for f in &mut self.fixes {
+            fix(&mut f.title);
+        }
+    }
+}
+
 /// A condition compiled against the signature set.
 #[derive(Debug)]
 pub(crate) enum Expr {
@@ -321,7 +337,10 @@ pub fn parse_rule(file: &str, src: &str) -> Result<Rule, RuleError> {
         .ok_or_else(|| err("empty file".into()))?;
     // serde_path_to_error names the field (`steps[2].expect.en`) so a rule
     // author knows where to look.
-    serde_path_to_error::deserialize(to_json(&node)).map_err(|e| err(format!("{}: {}", e.path(), e.inner())))
+    let mut rule: Rule =
+        serde_path_to_error::deserialize(to_json(&node)).map_err(|e| err(format!("{}: {}", e.path(), e.inner())))?;
+    rule.tidy();
+    Ok(rule)
 }
 
 /// Compiles a condition, collecting signature patterns into `patterns`.

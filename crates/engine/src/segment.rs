@@ -178,6 +178,17 @@ enum Boundary {
 
 fn boundary(text: &str) -> Option<Boundary> {
     let t = text.trim_start();
+    // Fast path: nearly every line of a big log is none of these; decide
+    // that from a few bytes before running any regex.
+    let b = t.as_bytes();
+    let maybe = match b.first() {
+        None => false,
+        Some(b'`') | Some(b'~') | Some(b'=') | Some(b'$') | Some(b'#') => true,
+        Some(_) => text.contains('@') && (text.contains('$') || text.contains('#')),
+    };
+    if !maybe {
+        return None;
+    }
     if t.starts_with("```") || t.starts_with("~~~") {
         return Some(Boundary::Fence);
     }

@@ -67,9 +67,28 @@ impl Text {
     }
 }
 
+/// Removes the spaces YAML line folding puts between two Chinese
+/// characters (`>-` blocks join lines with a space, which reads as a stray
+/// gap in Chinese). Spaces next to Latin text are kept.
+pub fn tidy_zh(s: &str) -> String {
+    let chars: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len());
+    for (i, &c) in chars.iter().enumerate() {
+        if c == ' ' && i > 0 && i + 1 < chars.len() && is_cjk(chars[i - 1]) && is_cjk(chars[i + 1]) {
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32, 0x3000..=0x303F | 0x4E00..=0x9FFF | 0x3400..=0x4DBF | 0xFF00..=0xFFEF)
+}
+
 /// True when `s` holds a CJK ideograph or CJK punctuation.
 pub fn has_cjk(s: &str) -> bool {
-    s.chars().any(|c| matches!(c as u32, 0x3000..=0x303F | 0x4E00..=0x9FFF | 0x3400..=0x4DBF | 0xFF00..=0xFFEF))
+    s.chars().any(is_cjk)
 }
 
 #[cfg(test)]
@@ -81,6 +100,11 @@ mod tests {
         assert_eq!(Lang::parse("zh-CN"), Some(Lang::Zh));
         assert_eq!(Lang::parse("en-US"), Some(Lang::En));
         assert_eq!(Lang::parse("fr"), None);
+    }
+
+    #[test]
+    fn folded_chinese_loses_stray_spaces() {
+        assert_eq!(tidy_zh("放弃。 对端 rank 要么"), "放弃。对端 rank 要么");
     }
 
     #[test]

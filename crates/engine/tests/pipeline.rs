@@ -98,3 +98,14 @@ fn json_schema_fields() {
     assert_eq!(f["evidence"][0]["line"], 1);
     assert!(f["evidence"][0]["text"].is_string());
 }
+
+#[test]
+fn unexplained_failures_are_listed_and_grouped() {
+    let text = "(WorkerDict pid=11) ValueError: shape mismatch 12 vs 13\n(WorkerDict pid=12) ValueError: shape mismatch 14 vs 15\nEI0006: Getting socket times out.\nINFO fine\n";
+    let r = diagnose(text);
+    assert_eq!(r.findings.len(), 1);
+    assert_eq!(r.unexplained.len(), 1, "{:?}", r.unexplained);
+    assert_eq!(r.unexplained[0].count, 2);
+    assert_eq!(r.unexplained[0].first.line, 1);
+    assert!(render::text(&r, Lang::Zh).contains("未被任何规则解释"));
+}

@@ -1,15 +1,577 @@
-//! `docker run` output. (Stub: the parser issue fills this in.)
+//! A `docker run …` command line, possibly continued with `\` over several
+//! lines, with or without a prompt (the prompt's line is the segment's
+//! `command`; the continuation lines are the segment's lines), and the
+//! `docker: Error response from daemon: …` that may follow it.
+//!
+//! ```text
+//! docker run -dit \
+//!     --ulimit nofile=65536:65536 \
+//!     --device /dev/davinci0 \
+//!     --device /dev/davinci_manager --device /dev/devmm_svm --device /dev/hisi_hdc \
+//!     -v /usr/local/Ascend/driver:/usr/local/Ascend/driver \
+//!     -v /usr/local/dcmi:/usr/local/dcmi \
+//!     --net=host \
+//!     roll:v0.3-cann9.1.0-torch_npu2.10.0.post4-910b-ubuntu22.04-py3.12 /bin/bash
+//! ```
+//!
+//! Facts: `docker.image`, `docker.image_platform`, `docker.device`,
+//! `docker.davinci_count`, `docker.npu_access`, `docker.privileged`,
+//! `docker.missing_device`, `docker.missing_mount`, `docker.volume`,
+//! `docker.env`, `docker.ulimit_nofile`, `docker.shm_size_mb`,
+//! `docker.ipc_host`, `docker.network_host`, `docker.error`. Each cites the
+//! line its option is on.
+//!
+//! ```
+//! let r = roll_doctor_engine::diagnose("docker run -it --ulimit nofile=1024:1024 roll:main-a2 bash\n");
+//! assert!(r.findings.iter().any(|f| f.id == "ulimit-too-low"));
+//! ```
 
 use super::FactSink;
-use crate::segment::Segment;
+use crate::facts::FactValue;
+use crate::segment::{Line, Segment};
 
 /// Facts this parser produces.
-pub const FACTS: &[(&str, &str)] = &[];
+pub const FACTS: &[(&str, &str)] = &[
+    ("docker.image", "image of a `docker run` (Str)"),
+    ("docker.image_platform", "hardware the image tag is built for (Str: A2 for `-910b-`/`main-a2`/`ascend-a2`, A3 for `-a3-`, 310P)"),
+    ("docker.device", "a `--device` mapped into the container (Str host path); subject = the path"),
+    ("docker.davinci_count", "number of `/dev/davinciN` NPU devices a `docker run` maps (Int)"),
+    ("docker.npu_access", "how the container gets NPUs (Str: privileged, ascend-runtime (`ASCEND_VISIBLE_DEVICES`/`--runtime ascend`), devices, none)"),
+    ("docker.privileged", "the container runs `--privileged` (Bool true)"),
+    ("docker.missing_device", "an NPU device the container needs but `docker run` does not map (Str); subject = the path (`/dev/davinci_manager`, `/dev/devmm_svm`, `/dev/hisi_hdc`, or `/dev/davinciN` when none is mapped)"),
+    ("docker.missing_mount", "a host driver path the container needs but `docker run` does not mount (Str); subject = the path (`/usr/local/Ascend/driver`, `/usr/local/dcmi`)"),
+    ("docker.volume", "a `-v`/`--mount` bind; subject = the container path, value = the host path (Str)"),
+    ("docker.env", "a `-e NAME=value` of `docker run`; subject = the name, value Str"),
+    ("docker.ulimit_nofile", "soft open-file limit from `--ulimit nofile=SOFT[:HARD]` (Int; -1/unlimited = i64::MAX)"),
+    ("docker.shm_size_mb", "`--shm-size` in MB (Int)"),
+    ("docker.ipc_host", "`--ipc=host` (Bool true)"),
+    ("docker.network_host", "`--network host` / `--net=host` (Bool true)"),
+    ("docker.error", "a `docker: Error response from daemon: …` line after the command (Str)"),
+];
 
-/// How much `seg` looks like this input when no command named it (0–100).
-pub fn score(_seg: &Segment) -> u8 {
-    0
+/// A word of a shell command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Word {
+    /// The word with quotes removed (no expansion).
+    pub text: String,
+    /// An operator (`|`, `||`, `&&`, `;`, `&`) rather than a word.
+    pub op: bool,
+    /// Tag of the piece the word starts in.
+    pub piece: usize,
+}
+
+/// Splits shell text into words: quotes (`'…'`, `"…"`), backslash escapes,
+/// operators and `#` comments. Each piece is one physical line with its tag;
+/// a trailing `\` continues the word list on the next piece. Never fails:
+/// an unclosed quote ends at the end of the text.
+pub(crate) fn shell_words(pieces: &[(usize, &str)]) -> Vec<Word> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut cur_piece = 0usize;
+    let mut in_word = false;
+    let mut quote: Option<char> = None;
+    for &(tag, text) in pieces {
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            if let Some(q) = quote {
+                if c == q {
+                    quote = None;
+                } else if q == '"' && c == '\\' {
+                    match chars.peek().copied() {
+                        Some(n @ ('"' | '\\' | '$' | '`')) => {
+                            cur.push(n);
+                            chars.next();
+                        }
+                        _ => cur.push(c),
+                    }
+                } else {
+                    cur.push(c);
+                }
+                continue;
+            }
+            match c {
+                '\'' | '"' => {
+                    if !in_word {
+                        in_word = true;
+                        cur_piece = tag;
+                    }
+                    quote = Some(c);
+                }
+                '\\' => match chars.next() {
+                    Some(n) => {
+                        if !in_word {
+                            in_word = true;
+                            cur_piece = tag;
+                        }
+                        cur.push(n);
+                    }
+                    None => {} // line continuation
+                },
+                ' ' | '\t' => {
+                    if in_word {
+                        out.push(Word { text: std::mem::take(&mut cur), op: false, piece: cur_piece });
+                        in_word = false;
+                    }
+                }
+                '#' if !in_word => break,
+                '|' | '&' | ';' => {
+                    if in_word {
+                        out.push(Word { text: std::mem::take(&mut cur), op: false, piece: cur_piece });
+                        in_word = false;
+                    }
+                    let mut op = c.to_string();
+                    if c != ';' && chars.peek() == Some(&c) {
+                        chars.next();
+                        op.push(c);
+                    }
+                    out.push(Word { text: op, op: true, piece: tag });
+                }
+                _ => {
+                    if !in_word {
+                        in_word = true;
+                        cur_piece = tag;
+                    }
+                    cur.push(c);
+                }
+            }
+        }
+        if quote.is_some() {
+            cur.push('\n');
+        } else if in_word && !text.trim_end().ends_with('\\') {
+            out.push(Word { text: std::mem::take(&mut cur), op: false, piece: cur_piece });
+            in_word = false;
+        }
+    }
+    if in_word || !cur.is_empty() {
+        out.push(Word { text: cur, op: false, piece: cur_piece });
+    }
+    out
+}
+
+/// Options of `docker run` that take a value in the next word.
+const VALUE_OPTS: &[&str] = &[
+    "--name", "-v", "--volume", "--mount", "-e", "--env", "--env-file", "--device", "--ulimit", "--shm-size",
+    "--network", "--net", "--ipc", "-w", "--workdir", "-p", "--publish", "--entrypoint", "-u", "--user", "--cpus",
+    "-m", "--memory", "--runtime", "--label", "-l", "--hostname", "-h", "--add-host", "--cap-add", "--cap-drop",
+    "--security-opt", "--pid", "--gpus", "--restart", "--log-driver", "--log-opt", "--memory-swap", "--cpuset-cpus",
+    "--platform", "--pull", "--dns", "--group-add", "--tmpfs", "--device-cgroup-rule", "--uts", "--userns",
+    "--cgroupns", "--storage-opt", "--sysctl", "--ip", "--link", "--volumes-from", "--cidfile", "--expose", "-a",
+    "--attach", "--cpu-shares", "-c", "--memory-reservation", "--network-alias", "--stop-signal", "--stop-timeout",
+    "--health-cmd", "--oom-score-adj", "--mac-address", "--label-file", "--cgroup-parent", "--annotation",
+];
+
+/// Management devices every non-privileged NPU container needs.
+const MANAGER_DEVICES: &[&str] = &["/dev/davinci_manager", "/dev/devmm_svm", "/dev/hisi_hdc"];
+/// Host driver paths the container needs mounted.
+const DRIVER_MOUNTS: &[&str] = &["/usr/local/Ascend/driver", "/usr/local/dcmi"];
+
+fn is_docker_run(words: &[&str]) -> Option<usize> {
+    let mut i = 0;
+    while words.get(i).is_some_and(|w| *w == "sudo" || w.starts_with('-') && i > 0 && words[i - 1] == "sudo") {
+        i += 1;
+    }
+    let tool = words.get(i)?;
+    if !(tool.ends_with("docker") || *tool == "podman" || *tool == "nerdctl" || *tool == "isula") {
+        return None;
+    }
+    match (words.get(i + 1).copied(), words.get(i + 2).copied()) {
+        (Some("run"), _) => Some(i + 2),
+        (Some("container"), Some("run")) => Some(i + 3),
+        _ => None,
+    }
+}
+
+fn starts_run(t: &str) -> bool {
+    let t = t.trim_start();
+    let t = t.strip_prefix("sudo ").unwrap_or(t).trim_start();
+    ["docker run", "docker container run", "podman run", "nerdctl run", "isula run"].iter().any(|p| t.starts_with(p))
+}
+
+/// How much `seg` looks like this input when no command named it (0–100):
+/// high only when the `docker run` command makes up most of the segment,
+/// so a log that merely contains one is still scanned as a log.
+pub fn score(seg: &Segment) -> u8 {
+    let nonblank = seg.lines.iter().filter(|l| !l.text.trim().is_empty()).count();
+    if nonblank == 0 {
+        return 0;
+    }
+    let mut covered = 0usize;
+    let mut first = true;
+    let mut found_first = false;
+    let mut cont = false;
+    for l in &seg.lines {
+        let t = l.text.trim();
+        if t.is_empty() {
+            continue;
+        }
+        if cont || starts_run(t) {
+            if starts_run(t) && first {
+                found_first = true;
+            }
+            covered += 1;
+            cont = t.ends_with('\\');
+        } else if t.starts_with("docker: ") {
+            covered += 1;
+        }
+        first = false;
+    }
+    if covered == 0 {
+        return 0;
+    }
+    let ratio = covered * 100 / nonblank;
+    match (ratio, found_first) {
+        (r, true) if r >= 60 => 90,
+        (r, false) if r >= 60 => 80,
+        _ => 30,
+    }
+}
+
+struct Run<'a> {
+    words: Vec<Word>,
+    lines: &'a [Line],
+}
+
+impl Run<'_> {
+    fn line(&self, w: &Word) -> &Line {
+        self.lines.get(w.piece).or_else(|| self.lines.first()).expect("a run has at least one line")
+    }
+}
+
+fn mb(size: &str) -> Option<i64> {
+    let s = size.trim().to_ascii_lowercase();
+    let s = s.strip_suffix('b').unwrap_or(&s);
+    let (num, mult) = match s.chars().last()? {
+        'k' => (&s[..s.len() - 1], 1.0 / 1024.0),
+        'm' => (&s[..s.len() - 1], 1.0),
+        'g' => (&s[..s.len() - 1], 1024.0),
+        't' => (&s[..s.len() - 1], 1024.0 * 1024.0),
+        _ => (s, 1.0 / (1024.0 * 1024.0)),
+    };
+    let n: f64 = num.parse().ok()?;
+    Some((n * mult).round() as i64)
+}
+
+fn nofile(v: &str) -> Option<i64> {
+    let rest = v.strip_prefix("nofile=")?;
+    let soft = rest.split(':').next()?;
+    if soft == "-1" || soft == "unlimited" {
+        return Some(i64::MAX);
+    }
+    soft.parse().ok()
+}
+
+/// Does a bind whose container path is `target` provide `need`? A bind of
+/// the path itself, of a parent (`/usr/local/Ascend`), or of a part of it
+/// (`/usr/local/Ascend/driver/lib64`) counts.
+fn covers(target: &str, need: &str) -> bool {
+    let t = target.trim_end_matches('/');
+    let n = need.trim_end_matches('/');
+    t == n || n.starts_with(&format!("{t}/")) || t.starts_with(&format!("{n}/"))
+}
+
+fn image_platform(image: &str) -> Option<&'static str> {
+    let lower = image.to_ascii_lowercase();
+    let tag = lower.rsplit('/').next().unwrap_or(&lower);
+    let token = |t: &str| {
+        tag.split(|c: char| c == '-' || c == '_' || c == ':' || c == '.').any(|p| p == t)
+    };
+    if tag.contains("310p") {
+        Some("310P")
+    } else if token("a3") || tag.contains("910_93") || tag.contains("910c") {
+        Some("A3")
+    } else if token("a2") || tag.contains("910b") {
+        Some("A2")
+    } else {
+        None
+    }
+}
+
+fn parse_run(run: &Run<'_>, start: usize, sink: &mut FactSink<'_>) {
+    let w = &run.words;
+    let head = run.line(&w[start.saturating_sub(1).min(w.len() - 1)]).clone();
+    let mut devices: Vec<(String, Line)> = Vec::new();
+    let mut binds: Vec<(String, String, Line)> = Vec::new();
+    let mut privileged = false;
+    let mut runtime = false;
+    let mut image: Option<(String, Line)> = None;
+    let mut i = start;
+    while i < w.len() {
+        let word = &w[i];
+        if word.op {
+            break;
+        }
+        let t = word.text.as_str();
+        if !t.starts_with('-') || t == "-" {
+            image = Some((t.to_string(), run.line(word).clone()));
+            break;
+        }
+        let (opt, inline) = match t.split_once('=') {
+            Some((o, v)) if o.starts_with("--") || o.len() == 2 => (o, Some(v.to_string())),
+            _ => (t, None),
+        };
+        // `-eFOO=bar`, `-v/a:/b`: short option glued to its value.
+        let glued = match (opt.get(..2), opt.get(2..)) {
+            (Some(o @ ("-e" | "-v" | "-p" | "-w" | "-u" | "-m")), Some(rest)) if inline.is_none() && !rest.is_empty() => {
+                Some((o, rest.to_string()))
+            }
+            _ => None,
+        };
+        let (opt, inline) = match glued {
+            Some((o, rest)) => (o, Some(rest)),
+            None => (opt, inline),
+        };
+        let takes = VALUE_OPTS.contains(&opt);
+        let (value, vline) = match (&inline, takes) {
+            (Some(v), _) => (Some(v.clone()), run.line(word).clone()),
+            (None, true) => {
+                i += 1;
+                match w.get(i).filter(|n| !n.op) {
+                    Some(n) => (Some(n.text.clone()), run.line(n).clone()),
+                    None => (None, run.line(word).clone()),
+                }
+            }
+            (None, false) => (None, run.line(word).clone()),
+        };
+        i += 1;
+        let v = value.as_deref().unwrap_or("");
+        match opt {
+            "--privileged" if !matches!(v, "false" | "0") => {
+                privileged = true;
+                sink.push("docker.privileged", None, FactValue::Bool(true), &vline);
+            }
+            "--device" if !v.is_empty() => {
+                let host = v.split(':').next().unwrap_or(v).to_string();
+                sink.push("docker.device", Some(host.clone()), FactValue::Str(host.clone()), &vline);
+                devices.push((host, vline));
+            }
+            "-v" | "--volume" if !v.is_empty() => {
+                let mut parts = v.split(':');
+                let host = parts.next().unwrap_or("");
+                if let Some(target) = parts.next() {
+                    sink.push("docker.volume", Some(target.to_string()), FactValue::Str(host.to_string()), &vline);
+                    binds.push((host.to_string(), target.to_string(), vline));
+                }
+            }
+            "--mount" if !v.is_empty() => {
+                let mut src = String::new();
+                let mut dst = String::new();
+                for kv in v.split(',') {
+                    match kv.split_once('=') {
+                        Some(("source" | "src", s)) => src = s.to_string(),
+                        Some(("target" | "destination" | "dst", d)) => dst = d.to_string(),
+                        _ => {}
+                    }
+                }
+                if !dst.is_empty() {
+                    sink.push("docker.volume", Some(dst.clone()), FactValue::Str(src.clone()), &vline);
+                    binds.push((src, dst, vline));
+                }
+            }
+            "-e" | "--env" if !v.is_empty() => {
+                if let Some((n, val)) = v.split_once('=') {
+                    if n == "ASCEND_VISIBLE_DEVICES" {
+                        runtime = true;
+                    }
+                    sink.push("docker.env", Some(n.to_string()), FactValue::Str(val.to_string()), &vline);
+                }
+            }
+            "--runtime" if v.to_ascii_lowercase().contains("ascend") => runtime = true,
+            "--ulimit" => {
+                if let Some(n) = nofile(v) {
+                    sink.push("docker.ulimit_nofile", None, FactValue::Int(n), &vline);
+                }
+            }
+            "--shm-size" => {
+                if let Some(n) = mb(v) {
+                    sink.push("docker.shm_size_mb", None, FactValue::Int(n), &vline);
+                }
+            }
+            "--ipc" if v == "host" => sink.push("docker.ipc_host", None, FactValue::Bool(true), &vline),
+            "--network" | "--net" if v == "host" => sink.push("docker.network_host", None, FactValue::Bool(true), &vline),
+            _ => {}
+        }
+    }
+    let davinci = devices
+        .iter()
+        .filter(|(d, _)| d.strip_prefix("/dev/davinci").is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit())))
+        .count();
+    sink.push("docker.davinci_count", None, FactValue::Int(davinci as i64), &head);
+    let access = if privileged {
+        "privileged"
+    } else if runtime {
+        "ascend-runtime"
+    } else if davinci > 0 {
+        "devices"
+    } else {
+        "none"
+    };
+    sink.push("docker.npu_access", None, FactValue::Str(access.into()), &head);
+    if let Some((img, l)) = &image {
+        sink.push("docker.image", None, FactValue::Str(img.clone()), l);
+        if let Some(p) = image_platform(img) {
+            sink.push("docker.image_platform", None, FactValue::Str(p.into()), l);
+        }
+    }
+    if !privileged && !runtime {
+        if davinci == 0 {
+            sink.push("docker.missing_device", Some("/dev/davinciN".into()), FactValue::Str("no --device /dev/davinciN".into()), &head);
+        }
+        for m in MANAGER_DEVICES {
+            if !devices.iter().any(|(d, _)| d == m) {
+                sink.push("docker.missing_device", Some(m.to_string()), FactValue::Str(format!("no --device {m}")), &head);
+            }
+        }
+    }
+    if !runtime {
+        for m in DRIVER_MOUNTS {
+            if !binds.iter().any(|(_, t, _)| covers(t, m)) {
+                sink.push("docker.missing_mount", Some(m.to_string()), FactValue::Str(format!("no -v {m}:{m}")), &head);
+            }
+        }
+    }
 }
 
 /// Parses one segment.
-pub fn parse(_seg: &Segment, _sink: &mut FactSink<'_>) {}
+pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
+    // All lines, the prompt's command first (as its own line).
+    let mut lines: Vec<Line> = Vec::with_capacity(seg.lines.len() + 1);
+    if let Some(c) = &seg.command {
+        lines.push(Line { no: seg.command_line.unwrap_or(0), text: c.clone() });
+    }
+    lines.extend(seg.lines.iter().cloned());
+    let mut i = 0;
+    while i < lines.len() {
+        if !starts_run(&lines[i].text) {
+            if let Some(e) = lines[i].text.trim().strip_prefix("docker: ") {
+                sink.push("docker.error", None, FactValue::Str(e.to_string()), &lines[i]);
+            }
+            i += 1;
+            continue;
+        }
+        // Collect the continued command.
+        let mut j = i;
+        while j + 1 < lines.len() && lines[j].text.trim_end().ends_with('\\') {
+            j += 1;
+        }
+        let group = &lines[i..=j];
+        let pieces: Vec<(usize, &str)> = group.iter().enumerate().map(|(k, l)| (k, l.text.as_str())).collect();
+        let words = shell_words(&pieces);
+        let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+        if let Some(start) = is_docker_run(&texts) {
+            if !words.is_empty() {
+                parse_run(&Run { words, lines: group }, start, sink);
+            }
+        }
+        i = j + 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::facts::Fact;
+    use crate::segment::segment;
+    use proptest::prelude::*;
+
+    fn facts(text: &str) -> Vec<Fact> {
+        let mut out = Vec::new();
+        for (i, seg) in segment(text).iter().enumerate() {
+            super::parse(seg, &mut FactSink::new(&mut out, i));
+        }
+        out
+    }
+
+    fn get<'a>(fs: &'a [Fact], name: &str) -> Vec<(&'a Option<String>, String, u32)> {
+        fs.iter().filter(|f| f.name == name).map(|f| (&f.subject, f.value.to_text(), f.line)).collect()
+    }
+
+    const A2: &str = "docker run -dit \\
+    --name roll_a2 \\
+    --ulimit nofile=65536:65536 \\
+    --device /dev/davinci0 \\
+    --device /dev/davinci1 \\
+    --device /dev/davinci_manager \\
+    --device /dev/devmm_svm \\
+    --device /dev/hisi_hdc \\
+    -v /usr/local/Ascend/driver:/usr/local/Ascend/driver \\
+    -v /usr/local/dcmi:/usr/local/dcmi \\
+    --ipc=host \\
+    --net=host \\
+    roll:v0.3-cann9.1.0-torch_npu2.10.0.post4-910b-ubuntu22.04-py3.12 \\
+    /bin/bash
+";
+
+    #[test]
+    fn full_a2_command() {
+        let fs = facts(A2);
+        assert_eq!(get(&fs, "docker.davinci_count")[0].1, "2");
+        assert_eq!(get(&fs, "docker.ulimit_nofile"), vec![(&None, "65536".into(), 3)]);
+        assert_eq!(get(&fs, "docker.image_platform")[0].1, "A2");
+        assert_eq!(get(&fs, "docker.image")[0].2, 13);
+        assert_eq!(get(&fs, "docker.npu_access")[0].1, "devices");
+        assert!(get(&fs, "docker.missing_device").is_empty());
+        assert!(get(&fs, "docker.missing_mount").is_empty());
+        assert_eq!(get(&fs, "docker.network_host").len(), 1);
+        assert_eq!(get(&fs, "docker.ipc_host").len(), 1);
+        assert_eq!(super::score(&segment(A2)[0]), 90);
+    }
+
+    #[test]
+    fn prompt_form_and_missing_pieces() {
+        let t = "$ sudo docker run -it --shm-size=16g \\\n  -e ASCEND_RT_VISIBLE_DEVICES=0,1 --device=/dev/davinci0 \\\n  -v /usr/local/Ascend:/usr/local/Ascend quay.io/ascend/roll:main-a3 bash\ndocker: Error response from daemon: error gathering device information while adding custom device \"/dev/davinci8\": no such file or directory.\n";
+        let fs = facts(t);
+        assert_eq!(get(&fs, "docker.shm_size_mb")[0].1, "16384");
+        assert_eq!(get(&fs, "docker.image_platform")[0].1, "A3");
+        let missing: Vec<_> = get(&fs, "docker.missing_device").into_iter().map(|(s, _, _)| s.clone().unwrap()).collect();
+        assert_eq!(missing, vec!["/dev/davinci_manager", "/dev/devmm_svm", "/dev/hisi_hdc"]);
+        let mounts: Vec<_> = get(&fs, "docker.missing_mount").into_iter().map(|(s, _, _)| s.clone().unwrap()).collect();
+        assert_eq!(mounts, vec!["/usr/local/dcmi"]);
+        assert_eq!(get(&fs, "docker.env")[0].0.as_deref(), Some("ASCEND_RT_VISIBLE_DEVICES"));
+        assert_eq!(get(&fs, "docker.env")[0].2, 2);
+        assert_eq!(get(&fs, "docker.error")[0].2, 4);
+    }
+
+    #[test]
+    fn privileged_and_runtime() {
+        let fs = facts("docker run --privileged -v /usr/local/Ascend/driver/lib64:/usr/local/Ascend/driver/lib64 -v /usr/local/dcmi:/usr/local/dcmi img:latest\n");
+        assert!(get(&fs, "docker.missing_device").is_empty());
+        assert!(get(&fs, "docker.missing_mount").is_empty());
+        assert_eq!(get(&fs, "docker.npu_access")[0].1, "privileged");
+        let fs = facts("docker run -e ASCEND_VISIBLE_DEVICES=0-7 --ulimit nofile=-1 img\n");
+        assert!(get(&fs, "docker.missing_device").is_empty() && get(&fs, "docker.missing_mount").is_empty());
+        assert_eq!(get(&fs, "docker.ulimit_nofile")[0].1, "unlimited");
+        let fs = facts("docker run -it --ulimit nofile=1024 ubuntu\n");
+        assert_eq!(get(&fs, "docker.ulimit_nofile")[0].1, "1024");
+        assert_eq!(get(&fs, "docker.missing_device").len(), 4);
+    }
+
+    #[test]
+    fn shell_words_quotes_and_ops() {
+        let w = shell_words(&[(0, "env | grep -E \"A|B\" 'x y' a\\ b; ls # c")]);
+        let t: Vec<_> = w.iter().map(|w| (w.text.as_str(), w.op)).collect();
+        assert_eq!(t, vec![("env", false), ("|", true), ("grep", false), ("-E", false), ("A|B", false), ("x y", false), ("a b", false), (";", true), ("ls", false)]);
+        let w = shell_words(&[(0, "docker run \\"), (1, "  -v a:b img")]);
+        assert_eq!(w.iter().map(|w| w.piece).collect::<Vec<_>>(), vec![0, 0, 1, 1, 1]);
+    }
+
+    #[test]
+    fn log_with_a_docker_line_stays_a_log() {
+        let t = "[ERROR] a\n[ERROR] b\n[ERROR] c\ndocker run img\n[INFO] d\n";
+        assert!(super::score(&segment(t)[0]) < 50);
+    }
+
+    proptest! {
+        #[test]
+        fn never_panics(s in "\\PC{0,300}") {
+            let _ = facts(&s);
+            let _ = facts(&format!("docker run {s}"));
+            let _ = facts(&format!("$ docker run \\\n{s}"));
+        }
+
+        #[test]
+        fn never_panics_on_option_soup(s in "((--?[a-z-]{1,10}(=[a-z0-9:/=,]{0,8})?|[a-z0-9:/=\"'\\\\]{1,8}) ){0,12}") {
+            let _ = facts(&format!("docker run {s}"));
+            let _ = shell_words(&[(0, s.as_str())]);
+        }
+    }
+}

@@ -1,15 +1,376 @@
-//! `pip list / pip show` output. (Stub: the parser issue fills this in.)
+//! Installed Python packages: `pip list` (two-column table, also filtered
+//! with `| grep torch`), `pip freeze` (`name==version`) and `pip show X`
+//! (`Name:` / `Version:` blocks, `WARNING: Package(s) not found: …`).
+//!
+//! ```text
+//! $ pip list | grep -E "torch|triton"
+//! torch                             2.10.0
+//! torch-npu                         2.10.0.post4
+//! triton-ascend                     3.2.1
+//! ```
+//!
+//! Facts: `pip.package` (subject = the name normalised as pip does:
+//! lower case, runs of `-_.` → `-`, so `torch_npu` is `torch-npu`; value =
+//! the version), `pip.listing` for a complete list, and `pip.missing`
+//! (subject = normalised name) for `pip show` of a package that is not
+//! installed, or for the packages in [`WATCHED`] when a complete list, or a
+//! `grep` that would have shown them, does not.
+//!
+//! ```
+//! let r = roll_doctor_engine::diagnose("$ pip list | grep triton\ntriton          3.2.0\ntriton-ascend   3.2.1\n");
+//! assert!(r.findings.iter().any(|f| f.id == "triton-conflict"));
+//! ```
 
+use super::docker_run::shell_words;
 use super::FactSink;
-use crate::segment::Segment;
+use crate::facts::FactValue;
+use crate::segment::{Line, Segment};
+use regex::{Regex, RegexBuilder};
+use std::collections::BTreeSet;
 
 /// Facts this parser produces.
-pub const FACTS: &[(&str, &str)] = &[];
+pub const FACTS: &[(&str, &str)] = &[
+    ("pip.package", "an installed Python package; subject = its normalised name (lower case, `_`/`.` → `-`: torch-npu, triton-ascend, vllm-ascend), value = version (Str)"),
+    ("pip.listing", "the segment is a complete `pip list` / `pip freeze`, so a package missing from it is not installed (Bool true)"),
+    ("pip.missing", "a package is not installed: `pip show` says not found, or a complete list (or a grep that would have shown it) lacks it (Bool true); subject = normalised name"),
+];
+
+/// Packages whose absence from a listing is reported as `pip.missing`.
+pub const WATCHED: &[&str] = &["torch", "torch-npu", "triton-ascend", "vllm", "vllm-ascend"];
+
+/// The name pip compares packages by (PEP 503).
+pub fn normalise(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut sep = false;
+    for c in name.trim().chars() {
+        if c == '-' || c == '_' || c == '.' {
+            sep = true;
+        } else {
+            if sep && !out.is_empty() {
+                out.push('-');
+            }
+            sep = false;
+            out.extend(c.to_lowercase());
+        }
+    }
+    out
+}
+
+fn is_pkg_name(s: &str) -> bool {
+    let mut cs = s.chars();
+    cs.next().is_some_and(|c| c.is_ascii_alphanumeric())
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
+}
+
+fn is_version(s: &str) -> bool {
+    s.chars().next().is_some_and(|c| c.is_ascii_digit())
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '+' | '!' | '-' | '_'))
+}
+
+/// `name version [location]` row of `pip list` / `conda list`.
+fn row(t: &str) -> Option<(&str, &str)> {
+    let mut w = t.split_whitespace();
+    let name = w.next()?;
+    let ver = w.next()?;
+    let rest: Vec<&str> = w.collect();
+    // pip list: optional editable location; conda list: build and channel.
+    let tail_ok = rest.is_empty() || rest.first().is_some_and(|r| r.starts_with('/')) || rest.len() <= 2;
+    (is_pkg_name(name) && is_version(ver) && tail_ok).then_some((name, ver))
+}
+
+/// `name==version` of `pip freeze`.
+fn freeze(t: &str) -> Option<(&str, &str)> {
+    let (n, v) = t.split_once("==")?;
+    let (n, v) = (n.trim(), v.trim());
+    (is_pkg_name(n) && is_version(v)).then_some((n, v))
+}
+
+const KNOWN: &[&str] = &["torch", "torch-npu", "torchvision", "torchaudio", "vllm", "vllm-ascend", "triton", "triton-ascend", "transformers", "ray", "numpy", "accelerate", "deepspeed", "megatron-core", "mcore-adapter", "roll"];
 
 /// How much `seg` looks like this input when no command named it (0–100).
-pub fn score(_seg: &Segment) -> u8 {
+pub fn score(seg: &Segment) -> u8 {
+    let mut total = 0usize;
+    let mut rows = 0usize;
+    let mut frozen = 0usize;
+    let mut known = false;
+    let (mut name, mut version, mut more) = (false, false, false);
+    for l in seg.lines.iter().take(2000) {
+        let t = l.text.trim();
+        if t.is_empty() {
+            continue;
+        }
+        if t.starts_with("Package") && t.split_whitespace().nth(1) == Some("Version") {
+            return 95;
+        }
+        total += 1;
+        name |= t.starts_with("Name: ");
+        version |= t.starts_with("Version: ");
+        more |= t.starts_with("Location: ") || t.starts_with("Requires: ") || t.starts_with("Summary: ");
+        if let Some((n, _)) = freeze(t) {
+            frozen += 1;
+            known |= KNOWN.contains(&normalise(n).as_str());
+        } else if let Some((n, _)) = row(t) {
+            rows += 1;
+            known |= KNOWN.contains(&normalise(n).as_str());
+        }
+    }
+    if name && version && more {
+        return 85;
+    }
+    if total == 0 {
+        return 0;
+    }
+    if frozen >= 3 && frozen * 100 / total >= 80 {
+        return 85;
+    }
+    if rows >= 2 && known && rows * 100 / total >= 90 {
+        return 60;
+    }
     0
 }
 
+enum Mode {
+    /// `pip list`, `pip freeze`, `conda list`: complete.
+    Full,
+    /// Filtered by greps: a package is shown iff its line matches them all.
+    Filtered(Vec<Regex>),
+    /// `pip show`, or something else.
+    Other,
+}
+
+fn grep_regex(stage: &[&str]) -> Option<Regex> {
+    let mut extended = stage.first() == Some(&"egrep");
+    let mut icase = false;
+    let mut fixed = false;
+    let mut pats = Vec::new();
+    let mut it = stage.iter().skip(1);
+    while let Some(w) = it.next() {
+        if *w == "-e" {
+            pats.push(it.next()?.to_string());
+        } else if w.starts_with("--color") {
+        } else if let Some(f) = w.strip_prefix('-').filter(|f| !f.is_empty() && !f.starts_with('-')) {
+            for c in f.chars() {
+                match c {
+                    'E' => extended = true,
+                    'i' => icase = true,
+                    'F' => fixed = true,
+                    'w' => {}
+                    _ => return None,
+                }
+            }
+        } else if w.starts_with("--") {
+            return None;
+        } else {
+            pats.push(w.to_string());
+        }
+    }
+    if pats.is_empty() {
+        return None;
+    }
+    let alts: Vec<String> = pats
+        .iter()
+        .map(|p| if fixed { regex::escape(p) } else if extended { p.clone() } else { p.replace("\\|", "|") })
+        .collect();
+    RegexBuilder::new(&alts.join("|")).case_insensitive(icase).size_limit(1 << 20).build().ok()
+}
+
+fn mode_of(cmd: Option<&str>) -> Mode {
+    let Some(cmd) = cmd else { return Mode::Other };
+    let words = shell_words(&[(0, cmd)]);
+    let mut stages: Vec<Vec<&str>> = vec![Vec::new()];
+    for w in &words {
+        if w.op {
+            if w.text != "|" {
+                break;
+            }
+            stages.push(Vec::new());
+        } else if let Some(s) = stages.last_mut() {
+            s.push(w.text.as_str());
+        }
+    }
+    let first: Vec<&str> = stages[0].iter().copied().filter(|w| *w != "sudo").collect();
+    let sub = match first.as_slice() {
+        ["pip" | "pip3", sub, ..] => *sub,
+        [py, "-m", "pip", sub, ..] if py.starts_with("python") => *sub,
+        ["conda", "list", ..] => "list",
+        _ => return Mode::Other,
+    };
+    if !(sub == "list" || sub == "freeze") || first.iter().any(|w| matches!(*w, "--outdated" | "-o" | "--uptodate" | "-u" | "--not-required" | "--editable" | "-e")) {
+        return Mode::Other;
+    }
+    let mut greps = Vec::new();
+    for s in stages.iter().skip(1) {
+        match s.first().copied() {
+            Some("grep" | "egrep") => match grep_regex(s) {
+                Some(r) => greps.push(r),
+                None => return Mode::Other,
+            },
+            Some("sort" | "less" | "more" | "cat") => {}
+            _ => return Mode::Other,
+        }
+    }
+    if greps.is_empty() {
+        Mode::Full
+    } else {
+        Mode::Filtered(greps)
+    }
+}
+
 /// Parses one segment.
-pub fn parse(_seg: &Segment, _sink: &mut FactSink<'_>) {}
+pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
+    let mode = mode_of(seg.command.as_deref());
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    let mut show_name: Option<String> = None;
+    let mut rows = 0usize;
+    let mut header = false;
+    for line in &seg.lines {
+        let t = line.text.trim();
+        if t.is_empty() {
+            continue;
+        }
+        if let Some(rest) = t.strip_prefix("WARNING: Package(s) not found:") {
+            for n in rest.split(',') {
+                let n = normalise(n);
+                if !n.is_empty() {
+                    sink.push("pip.missing", Some(n), FactValue::Bool(true), line);
+                }
+            }
+            continue;
+        }
+        if let Some(n) = t.strip_prefix("Name: ") {
+            show_name = Some(normalise(n));
+            continue;
+        }
+        if let Some(v) = t.strip_prefix("Version: ") {
+            if let Some(n) = show_name.take() {
+                sink.push("pip.package", Some(n.clone()), FactValue::Str(v.trim().to_string()), line);
+                seen.insert(n);
+            }
+            continue;
+        }
+        if t.starts_with("Package") && t.split_whitespace().nth(1) == Some("Version") {
+            header = true;
+            continue;
+        }
+        if t.starts_with("---") || t.starts_with('#') || t.starts_with("WARNING") || t.starts_with("[notice]") {
+            continue;
+        }
+        let found = freeze(t).or_else(|| row(t));
+        if let Some((n, v)) = found {
+            let n = normalise(n);
+            sink.push("pip.package", Some(n.clone()), FactValue::Str(v.to_string()), line);
+            seen.insert(n);
+            rows += 1;
+        }
+    }
+    // A paste with no prompt is complete only when it clearly is a whole list.
+    let mode = match mode {
+        Mode::Other if seg.command.is_none() && rows >= 20 && (header || seen.contains("pip")) => Mode::Full,
+        m => m,
+    };
+    let anchor = match (&seg.command, seg.command_line) {
+        (Some(c), Some(no)) => Some(Line { no, text: c.clone() }),
+        _ => seg.lines.first().cloned(),
+    };
+    let Some(anchor) = anchor else { return };
+    if matches!(mode, Mode::Full) {
+        if rows == 0 {
+            return; // the output was not pasted
+        }
+        sink.push("pip.listing", None, FactValue::Bool(true), &anchor);
+    }
+    for w in WATCHED {
+        if seen.contains(*w) {
+            continue;
+        }
+        let would_show = match &mode {
+            Mode::Full => true,
+            // pip prints either spelling; conclude only if the grep matches both.
+            Mode::Filtered(gs) => {
+                let alt = w.replace('-', "_");
+                gs.iter().all(|g| g.is_match(&format!("{w} 1.0")) && g.is_match(&format!("{alt} 1.0")))
+            }
+            Mode::Other => false,
+        };
+        if would_show {
+            sink.push("pip.missing", Some(w.to_string()), FactValue::Bool(true), &anchor);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::facts::Fact;
+    use crate::segment::segment;
+    use proptest::prelude::*;
+
+    fn facts(text: &str) -> Vec<Fact> {
+        let mut out = Vec::new();
+        for (i, seg) in segment(text).iter().enumerate() {
+            super::parse(seg, &mut super::FactSink::new(&mut out, i));
+        }
+        out
+    }
+
+    fn pkg(fs: &[Fact], n: &str) -> Option<String> {
+        fs.iter().find(|f| f.name == "pip.package" && f.subject.as_deref() == Some(n)).map(|f| f.value.to_text())
+    }
+
+    fn missing(fs: &[Fact], n: &str) -> bool {
+        fs.iter().any(|f| f.name == "pip.missing" && f.subject.as_deref() == Some(n))
+    }
+
+    #[test]
+    fn normalise_names() {
+        assert_eq!(super::normalise("Torch_NPU"), "torch-npu");
+        assert_eq!(super::normalise("triton__ascend"), "triton-ascend");
+        assert_eq!(super::normalise("a.b-c"), "a-b-c");
+    }
+
+    #[test]
+    fn pip_list_table() {
+        let t = "$ pip list\nPackage            Version\n------------------ ------------\ntorch              2.10.0\ntorch_npu          2.10.0.post4\nvllm               0.23.0+empty\nmcore_adapter      0.1.0      /workspace/ROLL/mcore_adapter\n";
+        let fs = facts(t);
+        assert_eq!(pkg(&fs, "torch-npu").as_deref(), Some("2.10.0.post4"));
+        assert_eq!(pkg(&fs, "vllm").as_deref(), Some("0.23.0+empty"));
+        assert_eq!(pkg(&fs, "mcore-adapter").as_deref(), Some("0.1.0"));
+        assert!(fs.iter().any(|f| f.name == "pip.listing"));
+        assert!(missing(&fs, "triton-ascend") && missing(&fs, "vllm-ascend") && !missing(&fs, "torch"));
+        let l = fs.iter().find(|f| f.subject.as_deref() == Some("torch")).unwrap();
+        assert_eq!(l.line, 4);
+    }
+
+    #[test]
+    fn grep_freeze_and_show() {
+        let fs = facts("$ pip list | grep torch\ntorch              2.10.0\ntorchvision        0.25.0\n");
+        assert!(missing(&fs, "torch-npu"));
+        assert!(!missing(&fs, "triton-ascend"));
+        let fs = facts("$ pip list | grep torch_npu\n");
+        assert!(!missing(&fs, "torch-npu"), "torch-npu would print as torch-npu, which torch_npu does not match");
+        let fs = facts("$ pip freeze\ntorch==2.7.1\ntorch-npu==2.7.1rc1\n");
+        assert_eq!(pkg(&fs, "torch-npu").as_deref(), Some("2.7.1rc1"));
+        let fs = facts("$ pip show torch_npu\nWARNING: Package(s) not found: torch_npu\n");
+        assert!(missing(&fs, "torch-npu"));
+        let fs = facts("$ pip show torch torch_npu\nName: torch\nVersion: 2.10.0\nSummary: x\n---\nName: torch_npu\nVersion: 2.10.0.post4\n");
+        assert_eq!(pkg(&fs, "torch-npu").as_deref(), Some("2.10.0.post4"));
+        assert!(!fs.iter().any(|f| f.name == "pip.listing"));
+    }
+
+    #[test]
+    fn scores() {
+        assert_eq!(super::score(&segment("Package Version\n------- -------\ntorch 2.1\n")[0]), 95);
+        assert_eq!(super::score(&segment("torch              2.10.0\ntorch-npu          2.10.0.post4\n")[0]), 60);
+        assert_eq!(super::score(&segment("a==1\nb==2\ntorch==2.1.0\n")[0]), 85);
+        assert_eq!(super::score(&segment("INFO 2025-01-01\nWARNING 12\n")[0]), 0);
+        assert_eq!(super::score(&segment("Name: torch\nVersion: 2.1.0\nLocation: /usr\n")[0]), 85);
+    }
+
+    proptest! {
+        #[test]
+        fn never_panics(s in "\\PC{0,300}") {
+            let _ = facts(&s);
+            let _ = facts(&format!("$ pip list | grep {s}\n{s}"));
+            let _ = facts(&format!("$ pip show x\nName: {s}\nVersion: {s}\n"));
+        }
+    }
+}

@@ -1,15 +1,184 @@
-//! `Python traceback` output. (Stub: the parser issue fills this in.)
+//! Python tracebacks inside logs, and the answer of the docs' torch_npu
+//! check (`python -c "…print(torch.npu.is_available())"`).
+//!
+//! ```text
+//! (WorkerDict pid=2211) Traceback (most recent call last):
+//! (WorkerDict pid=2211)   File "/workspace/ROLL/roll/pipeline/rlvr/rlvr_pipeline.py", line 412, in run
+//! (WorkerDict pid=2211)     self.actor_train.train_step(batch)
+//! (WorkerDict pid=2211) RuntimeError: NPU out of memory. Tried to allocate 5.03 GiB (NPU 3; 60.96 GiB total capacity)
+//! ```
+//!
+//! Each traceback gives `log.exception` (subject = the exception type, such
+//! as `RuntimeError` or `torch.OutOfMemoryError`; value = the first line of
+//! its message) on the line that names it. Ray's `(Actor pid=…)` prefixes
+//! and `[repeated 3x across cluster]` suffixes are ignored. A `True` or
+//! `False` printed after `torch.npu.is_available()` gives
+//! `torch.npu_available`.
+//!
+//! ```
+//! let r = roll_doctor_engine::diagnose("$ python -c \"import torch; import torch_npu; print(torch.npu.is_available())\"\nFalse\n");
+//! assert!(r.findings.iter().any(|f| f.id == "torch-npu-unavailable"));
+//! ```
 
 use super::FactSink;
+use crate::facts::FactValue;
 use crate::segment::Segment;
+use regex::Regex;
+use std::sync::OnceLock;
 
 /// Facts this parser produces.
-pub const FACTS: &[(&str, &str)] = &[];
+pub const FACTS: &[(&str, &str)] = &[
+    ("log.exception", "the exception a Python traceback ends with; subject = exception type (RuntimeError, torch.OutOfMemoryError, …), value = the first line of its message (Str)"),
+    ("torch.npu_available", "what `torch.npu.is_available()` printed (Bool)"),
+];
 
-/// How much `seg` looks like this input when no command named it (0–100).
+fn prefix_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r"^\s*\([\w.:-]+ pid=\d+(?:, ip=[\d.:a-fA-F]+)?\)\s?").expect("static regex"))
+}
+
+fn exc_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"^([A-Za-z_][\w.]*(?:\([\w.]+\))?)(?::\s?(.*))?$").expect("static regex")
+    })
+}
+
+fn repeated_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r"\s*\[repeated \d+x across cluster\]\s*$").expect("static regex"))
+}
+
+/// The line without a Ray actor prefix (kept indentation after it).
+fn body(text: &str) -> &str {
+    match prefix_re().find(text) {
+        Some(m) => &text[m.end()..],
+        None => text,
+    }
+}
+
+fn looks_like_exception(ty: &str) -> bool {
+    let last = ty.rsplit('.').next().unwrap_or(ty);
+    let last = last.split('(').next().unwrap_or(last);
+    last.ends_with("Error")
+        || last.ends_with("Exception")
+        || last.ends_with("Exit")
+        || last.ends_with("Interrupt")
+        || last.ends_with("Failed")
+        || matches!(last, "StopIteration" | "KeyboardInterrupt" | "GeneratorExit" | "Warning")
+}
+
+/// Tracebacks are not an input kind of their own; logs are scored by
+/// [`crate::detect`]. Always 0.
 pub fn score(_seg: &Segment) -> u8 {
     0
 }
 
-/// Parses one segment.
-pub fn parse(_seg: &Segment, _sink: &mut FactSink<'_>) {}
+/// Parses one log segment.
+pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
+    let asked = seg.command.as_deref().is_some_and(|c| c.contains("npu.is_available()"));
+    let mut expect_answer = asked;
+    let mut in_tb = false;
+    for line in &seg.lines {
+        let b = body(&line.text);
+        let t = b.trim();
+        if expect_answer && !t.is_empty() {
+            match t {
+                "True" => sink.push("torch.npu_available", None, FactValue::Bool(true), line),
+                "False" => sink.push("torch.npu_available", None, FactValue::Bool(false), line),
+                _ => {}
+            }
+            expect_answer = false;
+        }
+        if t.contains("npu.is_available()") && !t.starts_with("File ") {
+            expect_answer = true;
+            continue;
+        }
+        if t.starts_with("Traceback (most recent call last)") {
+            in_tb = true;
+            continue;
+        }
+        if !in_tb || t.is_empty() {
+            continue;
+        }
+        // Frames are indented (`  File "…", line N, in f` and the source line);
+        // Python 3.11+ adds `^^^^` markers. The exception line is not indented.
+        if b.starts_with(' ') || b.starts_with('\t') || t.starts_with("File \"") || t.chars().all(|c| matches!(c, '^' | '~' | ' ')) {
+            continue;
+        }
+        in_tb = false;
+        let t = repeated_re().replace(t, "");
+        if let Some(c) = exc_re().captures(&t) {
+            let ty = c.get(1).map(|m| m.as_str()).unwrap_or("");
+            if looks_like_exception(ty) {
+                let msg = c.get(2).map(|m| m.as_str().trim().to_string()).unwrap_or_default();
+                sink.push("log.exception", Some(ty.to_string()), FactValue::Str(msg), line);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::facts::Fact;
+    use crate::segment::segment;
+    use proptest::prelude::*;
+
+    fn facts(text: &str) -> Vec<Fact> {
+        let mut out = Vec::new();
+        for (i, seg) in segment(text).iter().enumerate() {
+            super::parse(seg, &mut super::FactSink::new(&mut out, i));
+        }
+        out
+    }
+
+    fn exc(fs: &[Fact]) -> Vec<(String, String, u32)> {
+        fs.iter()
+            .filter(|f| f.name == "log.exception")
+            .map(|f| (f.subject.clone().unwrap_or_default(), f.value.to_text(), f.line))
+            .collect()
+    }
+
+    #[test]
+    fn plain_and_chained() {
+        let t = "INFO start\nTraceback (most recent call last):\n  File \"a.py\", line 1, in <module>\n    import torch_npu\n    ^^^^^^^^^^^^^^^^\nModuleNotFoundError: No module named 'torch_npu'\n\nDuring handling of the above exception, another exception occurred:\n\nTraceback (most recent call last):\n  File \"b.py\", line 2, in f\nRuntimeError: Failed to infer device type\n";
+        assert_eq!(
+            exc(&facts(t)),
+            vec![
+                ("ModuleNotFoundError".into(), "No module named 'torch_npu'".into(), 6),
+                ("RuntimeError".into(), "Failed to infer device type".into(), 12)
+            ]
+        );
+    }
+
+    #[test]
+    fn ray_prefixes_and_dotted_types() {
+        let t = "(WorkerDict pid=2211, ip=10.0.0.2) Traceback (most recent call last):\n(WorkerDict pid=2211, ip=10.0.0.2)   File \"x.py\", line 3, in g\n(WorkerDict pid=2211, ip=10.0.0.2) torch.OutOfMemoryError: NPU out of memory. Tried to allocate 2.00 GiB [repeated 3x across cluster]\n";
+        assert_eq!(exc(&facts(t)), vec![("torch.OutOfMemoryError".into(), "NPU out of memory. Tried to allocate 2.00 GiB".into(), 3)]);
+        let t = "Traceback (most recent call last):\n  File \"x\", line 1\nray.exceptions.RayTaskError(ValueError): ray::W.f() (pid=1)\n";
+        assert_eq!(exc(&facts(t))[0].0, "ray.exceptions.RayTaskError(ValueError)");
+        let t = "Traceback (most recent call last):\n  File \"x\", line 1\nKeyboardInterrupt\n";
+        assert_eq!(exc(&facts(t)), vec![("KeyboardInterrupt".into(), String::new(), 3)]);
+        // a traceback cut before its last line gives nothing
+        assert!(exc(&facts("Traceback (most recent call last):\n  File \"x\", line 1\n")).is_empty());
+        assert!(exc(&facts("Traceback (most recent call last):\n  File \"x\", line 1\nsome text\n")).is_empty());
+    }
+
+    #[test]
+    fn is_available_answer() {
+        let fs = facts("$ python -c \"import torch; import torch_npu; print(torch.npu.is_available())\"\nFalse\n");
+        assert!(fs.iter().any(|f| f.name == "torch.npu_available" && f.value == crate::facts::FactValue::Bool(false) && f.line == 2));
+        let fs = facts("python -c \"import torch; import torch_npu; print(torch.npu.is_available())\"\nTrue\n");
+        assert!(fs.iter().any(|f| f.name == "torch.npu_available" && f.value == crate::facts::FactValue::Bool(true)));
+        let fs = facts("print(x)\nFalse\n");
+        assert!(!fs.iter().any(|f| f.name == "torch.npu_available"));
+    }
+
+    proptest! {
+        #[test]
+        fn never_panics(s in "\\PC{0,400}") {
+            let _ = facts(&s);
+            let _ = facts(&format!("Traceback (most recent call last):\n{s}"));
+        }
+    }
+}
