@@ -85,7 +85,7 @@ fn read_input(name: &str) -> Result<Input, String> {
     };
     // Logs may hold stray binary bytes; keep everything readable instead of refusing.
     let text = String::from_utf8_lossy(&bytes).into_owned();
-    Ok(Input { label: if name == "-" { "stdin".into() } else { name.into() }, text })
+    Ok(Input { label: if name == "-" { "stdin".into() } else { name.into() }, text, ..Input::default() })
 }
 
 fn run(cli: Cli) -> Result<String, String> {

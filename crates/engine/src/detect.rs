@@ -162,6 +162,11 @@ fn ulimit_score(seg: &Segment) -> u8 {
     if hits > 0 { 80 } else { 0 }
 }
 
+fn failure_like() -> &'static regex::Regex {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    RE.get_or_init(|| regex::Regex::new(crate::unexplained::PATTERN).expect("pattern compiles"))
+}
+
 /// Scores a log: error/warning words, timestamps, CANN codes.
 fn log_score(seg: &Segment) -> u8 {
     let mut hits = 0usize;
@@ -169,6 +174,7 @@ fn log_score(seg: &Segment) -> u8 {
         let t = &l.text;
         if t.contains("ERROR") || t.contains("Error") || t.contains("WARNING") || t.contains("INFO")
             || t.contains("Traceback") || t.contains("HCCL") || t.contains("[PID") || t.contains("pid=")
+            || failure_like().is_match(t)
         {
             hits += 1;
         }
@@ -218,6 +224,59 @@ pub fn detect(seg: &Segment) -> Detection {
     }
 }
 
+/// Segments up to this many lines are split into blocks by kind (bigger
+/// ones are logs, and scoring thousands of blocks would cost too much).
+const REFINE_MAX_LINES: usize = 20_000;
+
+/// Detects the kind of `seg`, first splitting a segment that no command
+/// named into blank-line-separated blocks when they are of different kinds
+/// (a config pasted above a log, an `npu-smi` table below it). Blocks that
+/// are weak or unrecognised stay with the block before them, so a YAML
+/// config with blank lines between sections stays one segment.
+pub fn split_and_detect(seg: Segment) -> Vec<(Segment, Detection)> {
+    if seg.command.is_some() || seg.lines.len() > REFINE_MAX_LINES {
+        let d = detect(&seg);
+        return vec![(seg, d)];
+    }
+    let mut blocks: Vec<Segment> = Vec::new();
+    let mut cur = Segment::default();
+    for line in seg.lines {
+        if line.text.trim().is_empty() {
+            if !cur.lines.is_empty() {
+                blocks.push(std::mem::take(&mut cur));
+            }
+            continue;
+        }
+        cur.lines.push(line);
+    }
+    if !cur.lines.is_empty() {
+        blocks.push(cur);
+    }
+    let mut out: Vec<(Segment, Detection)> = Vec::new();
+    for b in blocks {
+        let d = detect(&b);
+        let strong = d.kind != InputKind::Unrecognised && d.confidence >= 70;
+        match out.last_mut() {
+            Some((prev, pd)) if !strong || pd.kind == d.kind || pd.kind == InputKind::Unrecognised => {
+                prev.lines.extend(b.lines);
+                // a weak leading block takes the kind of the strong one after it
+                if pd.kind == InputKind::Unrecognised && strong {
+                    *pd = d;
+                }
+            }
+            _ => out.push((b, d)),
+        }
+    }
+    // Re-detect merged segments: their content changed.
+    for (s, d) in &mut out {
+        *d = detect(s);
+    }
+    if out.is_empty() {
+        out.push((Segment::default(), Detection { kind: InputKind::Unrecognised, confidence: 100 }));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -237,6 +296,17 @@ mod tests {
     fn config_without_prompt() {
         let t = "actor_train:\n  strategy_args:\n    strategy_name: fsdp2_train\n  device_mapping: list(range(0,8))\n";
         assert_eq!(kind(t), InputKind::RollConfig);
+    }
+
+    #[test]
+    fn config_then_log_is_split_but_config_sections_are_not() {
+        let t = "hydra:\n  run:\n    dir: .\n\nexp_name: x\nrollout_batch_size: 64\n\nactor_train:\n  strategy_args:\n    strategy_name: fsdp2_train\n  device_mapping: list(range(0,8))\n\n[ERROR] HCCL(1,python): boom\nEI0006: Getting socket times out.\n";
+        let seg = segment(t).remove(0);
+        let parts = split_and_detect(seg);
+        let kinds: Vec<InputKind> = parts.iter().map(|(_, d)| d.kind).collect();
+        assert_eq!(kinds, vec![InputKind::RollConfig, InputKind::Log]);
+        assert_eq!(parts[0].0.lines[0].no, 1);
+        assert_eq!(parts[1].0.lines[0].no, 13);
     }
 
     #[test]

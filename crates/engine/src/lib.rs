@@ -56,11 +56,22 @@ pub struct Input {
     pub label: String,
     /// The text.
     pub text: String,
+    /// Kinds the user chose for segments, overriding detection.
+    pub overrides: Vec<KindOverride>,
+}
+
+/// The user's choice of kind for the segment that starts at `start_line`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KindOverride {
+    /// The segment's first line, as reported in `Report::segments`.
+    pub start_line: u32,
+    /// The kind to use.
+    pub kind: InputKind,
 }
 
 /// Diagnoses one paste.
 pub fn diagnose(text: &str) -> Report {
-    diagnose_inputs(&[Input { label: String::new(), text: text.to_string() }])
+    diagnose_inputs(&[Input { text: text.to_string(), ..Input::default() }])
 }
 
 /// Diagnoses several inputs together: facts from one can explain another.
@@ -78,10 +89,15 @@ pub fn diagnose_with(cat: &Catalogue, inputs: &[Input]) -> Report {
     let mut all_lines: Vec<Vec<Line>> = Vec::with_capacity(inputs.len());
     let mut seg_index = 0usize;
     for (input_idx, input) in inputs.iter().enumerate() {
-        let segs = segment::segment(&input.text);
+        let segs: Vec<(segment::Segment, Detection)> =
+            segment::segment(&input.text).into_iter().flat_map(detect::split_and_detect).collect();
         let mut lines = Vec::new();
-        for seg in &segs {
-            let det = detect::detect(seg);
+        for (seg, det) in &segs {
+            let det = match input.overrides.iter().find(|o| o.start_line == seg.start_line()) {
+                Some(o) => Detection { kind: o.kind, confidence: 100 },
+                None => *det,
+            };
+            let seg = &seg;
             segments_info.push(SegmentInfo {
                 input: input_idx,
                 kind: det.kind,

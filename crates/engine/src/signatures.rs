@@ -45,6 +45,22 @@ pub fn is_typed_command(text: &str) -> bool {
     TYPED.contains(&first) && t.len() > first.len()
 }
 
+/// The width a paste was hard-wrapped at, if it looks wrapped: at least
+/// three lines of the same length, 60 characters or more, and that length is
+/// the longest in the paste (nothing can be longer than the wrap width).
+pub fn wrap_width(lines: &[Line]) -> Option<usize> {
+    let mut counts: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+    let mut longest = 0;
+    for l in lines {
+        let n = l.text.chars().count();
+        longest = longest.max(n);
+        if n >= 60 {
+            *counts.entry(n).or_default() += 1;
+        }
+    }
+    counts.into_iter().filter(|&(n, c)| c >= 3 && n == longest).map(|(n, _)| n).next()
+}
+
 impl SignatureSet {
     /// Compiles `patterns`. Fails with the index and message of the first
     /// pattern that does not compile.
@@ -68,13 +84,38 @@ impl SignatureSet {
     }
 
     /// Scans `lines` once, returning every (signature, line) hit in line order.
-    pub fn scan<'a>(&self, lines: impl IntoIterator<Item = &'a Line>, out: &mut Vec<Hit>) {
-        for line in lines {
-            if !self.set.is_match(&line.text) || is_typed_command(&line.text) {
+    ///
+    /// Hard-wrapped pastes (a terminal or `fold` cut long lines at a fixed
+    /// width) are handled too: when a line is exactly the wrap width, it is
+    /// also matched joined with the next line, and a hit that only the join
+    /// reveals is reported on the first line.
+    pub fn scan(&self, lines: &[Line], out: &mut Vec<Hit>) {
+        let wrap = wrap_width(lines);
+        let mut joined = String::new();
+        for (i, line) in lines.iter().enumerate() {
+            let hit = self.set.is_match(&line.text);
+            if hit && !is_typed_command(&line.text) {
+                for idx in self.set.matches(&line.text).iter() {
+                    out.push(Hit { signature: idx, line: line.no });
+                }
+            }
+            let Some(w) = wrap else { continue };
+            if line.text.chars().count() != w {
                 continue;
             }
-            for idx in self.set.matches(&line.text).iter() {
-                out.push(Hit { signature: idx, line: line.no });
+            let Some(next) = lines.get(i + 1) else { continue };
+            joined.clear();
+            joined.push_str(&line.text);
+            joined.push_str(&next.text);
+            if is_typed_command(&joined) {
+                continue;
+            }
+            let own = self.set.matches(&line.text);
+            let theirs = self.set.matches(&next.text);
+            for idx in self.set.matches(&joined).iter() {
+                if !own.matched(idx) && !theirs.matched(idx) {
+                    out.push(Hit { signature: idx, line: line.no });
+                }
             }
         }
     }
@@ -102,6 +143,24 @@ mod tests {
         let mut hits = Vec::new();
         set.scan(&normalise("grep EI0006 plog\n"), &mut hits);
         assert!(hits.is_empty());
+    }
+
+    #[test]
+    fn hard_wrapped_lines_are_joined() {
+        let long = "[ERROR] HCCL(1,python):2025-04-08 [socket.cc:1] [1][Wait] wait socket establish timeout, role[1] rank[12] timeout[120]";
+        let folded: String = long
+            .chars()
+            .collect::<Vec<_>>()
+            .chunks(60)
+            .map(|c| c.iter().collect::<String>() + "\n")
+            .collect();
+        let text = format!("{folded}{}\n{}\n", "x".repeat(60), "y".repeat(60));
+        let lines = normalise(&text);
+        assert_eq!(wrap_width(&lines), Some(60));
+        let set = SignatureSet::new(&["wait socket establish timeout".into()]).unwrap();
+        let mut hits = Vec::new();
+        set.scan(&lines, &mut hits);
+        assert_eq!(hits.len(), 1, "{hits:?}");
     }
 
     #[test]

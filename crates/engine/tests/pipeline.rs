@@ -66,8 +66,8 @@ fn malformed_yaml_does_not_fail() {
 #[test]
 fn several_inputs_name_their_input() {
     let r = diagnose_inputs(&[
-        Input { label: "node-0".into(), text: "all good\n".into() },
-        Input { label: "node-1".into(), text: "x\nEI0006: Getting socket times out.\n".into() },
+        Input { label: "node-0".into(), text: "all good\n".into(), ..Input::default() },
+        Input { label: "node-1".into(), text: "x\nEI0006: Getting socket times out.\n".into(), ..Input::default() },
     ]);
     assert_eq!(r.findings[0].evidence[0].input, Some(1));
     assert_eq!(r.findings[0].evidence[0].line, 2);
@@ -108,4 +108,51 @@ fn unexplained_failures_are_listed_and_grouped() {
     assert_eq!(r.unexplained[0].count, 2);
     assert_eq!(r.unexplained[0].first.line, 1);
     assert!(render::text(&r, Lang::Zh).contains("未被任何规则解释"));
+}
+
+/// The same failure, pasted the ways people paste it, is still found, on the right line.
+#[test]
+fn robust_to_how_people_paste() {
+    let base = "EI0006: [PID: 1292363] 2025-04-08-18:07:20.444.436 Getting socket times out. Reason: Remote Rank did not send the data in time.";
+    let wrapped: String = {
+        let long = format!("(WorkerDict pid=1234) [2025-04-08 18:07:20,444 E 1234 1234] {base}");
+        long.chars().collect::<Vec<_>>().chunks(70).map(|c| c.iter().collect::<String>() + "\n").collect()
+    };
+    let cases: Vec<(&str, String, u32)> = vec![
+        ("plain", format!("{base}\n"), 1),
+        ("crlf", format!("INFO start\r\n{base}\r\nINFO end\r\n"), 2),
+        ("ansi", format!("\u{1b}[1;31m{base}\u{1b}[0m\n"), 1),
+        ("fence", format!("see below\n```text\n{base}\n```\n"), 3),
+        ("quote", format!("> INFO start\n> {base}\n"), 2),
+        ("nested quote", format!("> > {base}\n"), 1),
+        ("ray prefix", format!("(WorkerDict pid=1234) {base}\n"), 1),
+        ("raylet prefix", format!("(raylet, ip=10.0.0.2) {base}\n"), 1),
+        ("timestamp", format!("2025-04-08 18:07:20,444 ERROR {base}\n"), 1),
+        ("chinese around", format!("大家好，训练挂了：\n{base}\n请帮忙看看，谢谢！\n"), 2),
+        ("starts mid-line", format!("ut. Reason: whatever\n{base}\n"), 2),
+        ("ends mid-line", format!("{base}\nEI0006: [PID: 12"), 1),
+        ("prompt transcript", format!("[root@node1 ~]# tail -n 1 plog.log\n{base}\n[root@node1 ~]# "), 2),
+        ("hard wrapped", wrapped.clone(), 1),
+    ];
+    for (name, text, line) in cases {
+        let r = diagnose(&text);
+        let f = r.findings.iter().find(|f| f.id == "hccl-connect-timeout");
+        let f = f.unwrap_or_else(|| panic!("{name}: not found in {text:?}"));
+        assert_eq!(f.evidence[0].line, line, "{name}");
+    }
+}
+
+#[test]
+fn the_user_can_override_a_segment_kind() {
+    use roll_doctor_engine::KindOverride;
+    let text = "1024\n";
+    assert!(diagnose(text).findings.is_empty());
+    let input = Input {
+        text: text.into(),
+        overrides: vec![KindOverride { start_line: 1, kind: InputKind::Ulimit }],
+        ..Input::default()
+    };
+    let r = diagnose_inputs(&[input]);
+    assert_eq!(r.segments[0].kind, InputKind::Ulimit);
+    assert_eq!(r.segments[0].confidence, 100);
 }
