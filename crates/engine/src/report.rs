@@ -46,10 +46,10 @@ pub struct SegmentInfo {
 }
 
 /// A line of the user's input that supports a finding.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, serde::Deserialize)]
 pub struct EvidenceLine {
     /// Input index, present only when there were several inputs.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input: Option<usize>,
     /// 1-based line number in that input.
     pub line: u32,
@@ -84,6 +84,12 @@ pub struct StepReport {
     /// Lines that answer it.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub evidence: Vec<EvidenceLine>,
+    /// Answers the user can click: `(answer id, label)`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub answers: Vec<(String, Text)>,
+    /// The answer the user clicked, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
 }
 
 /// A rule that fired, with everything needed to act on it.
@@ -104,6 +110,10 @@ pub struct Finding {
     /// Ids of other findings that likely cause this one.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub explained_by: Vec<String>,
+    /// True when the user picked this as their symptom and no evidence
+    /// (yet) fired it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub from_symptom: bool,
     /// The facts the rule used.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub facts: Vec<Fact>,

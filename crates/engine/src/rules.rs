@@ -41,6 +41,36 @@ pub struct Step {
     /// A fact name that answers this step when present in the input.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answered_by: Option<String>,
+    /// Answers the user can click instead of pasting the command's output
+    /// (for users who cannot copy text off the cluster). Each adds facts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub answers: Vec<AnswerOption>,
+}
+
+/// A clickable answer to a step, such as "all links up" or "some down".
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnswerOption {
+    /// Stable id within the step.
+    pub id: String,
+    /// What the user clicks.
+    pub label: Text,
+    /// Facts the answer stands for; the diagnosis is re-run with them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub facts: Vec<AnswerFact>,
+}
+
+/// A fact an answer stands for.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnswerFact {
+    /// A registered fact name.
+    pub fact: String,
+    /// Its subject, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
+    /// Its value (string, number or boolean).
+    pub value: serde_json::Value,
 }
 
 /// A fix: commands to copy, or a YAML edit.
@@ -153,6 +183,9 @@ impl Rule {
         for s in &mut self.steps {
             fix(&mut s.title);
             fix(&mut s.expect);
+            for a in &mut s.answers {
+                fix(&mut a.label);
+            }
         }
         for f in &mut self.fixes {
             fix(&mut f.title);

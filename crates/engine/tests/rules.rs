@@ -2,7 +2,7 @@
 //! fact names, and the rule's own examples run through the whole engine.
 
 use roll_doctor_engine::catalogue::{rule_files, Catalogue};
-use roll_doctor_engine::{catalogue, diagnose, Text};
+use roll_doctor_engine::{catalogue, diagnose, facts, Text};
 use std::collections::HashSet;
 
 fn is_kebab(id: &str) -> bool {
@@ -40,6 +40,9 @@ fn every_text_is_bilingual() {
         for s in &r.steps {
             check_text(&r.id, &format!("step {} title", s.id), &s.title);
             check_text(&r.id, &format!("step {} expect", s.id), &s.expect);
+            for a in &s.answers {
+                check_text(&r.id, &format!("step {} answer {}", s.id, a.id), &a.label);
+            }
         }
         for (i, f) in r.fixes.iter().enumerate() {
             check_text(&r.id, &format!("fix {i} title"), &f.title);
@@ -102,4 +105,23 @@ fn broken_rule_files_are_reported_not_fatal() {
     assert_eq!(cat.errors.len(), 3, "{:?}", cat.errors);
     assert_eq!(cat.rules.len(), 1);
     assert_eq!(cat.rules[0].id, "d");
+}
+
+#[test]
+fn answers_and_answered_by_name_registered_facts() {
+    for r in &catalogue().rules {
+        for s in &r.steps {
+            if let Some(name) = &s.answered_by {
+                assert!(facts::registered(name).is_some(), "{} step {}: answered_by unknown fact {name}", r.id, s.id);
+            }
+            let ids: HashSet<_> = s.answers.iter().map(|a| &a.id).collect();
+            assert_eq!(ids.len(), s.answers.len(), "{} step {}: duplicate answer ids", r.id, s.id);
+            for a in &s.answers {
+                for f in &a.facts {
+                    assert!(facts::registered(&f.fact).is_some(), "{} step {} answer {}: unknown fact {}", r.id, s.id, a.id, f.fact);
+                    assert!(f.value.is_string() || f.value.is_number() || f.value.is_boolean(), "{}: answer values are scalars", r.id);
+                }
+            }
+        }
+    }
 }

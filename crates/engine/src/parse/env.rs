@@ -336,7 +336,7 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::facts::{Fact, FactValue};
+    use crate::facts::Fact;
     use crate::segment::segment;
     use proptest::prelude::*;
 

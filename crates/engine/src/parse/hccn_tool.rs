@@ -103,6 +103,16 @@ fn label_re() -> &'static Regex {
     )
 }
 
+/// A label in front of the record on the same line, as printed by
+/// `echo "npu $i: $(hccn_tool -i $i -link -g)"`: `npu 3: link status: UP`.
+fn inline_label_re() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        r"(?i)^[\s\[(=#*-]*(?:(?:npu|card|device|dev|chip|id|rank)\s*[:#=_]?\s*)?(\d{1,3})\s*[\]):=>-]*\s*(?P<rest>(?:link status|ipaddr|ipv6_address|netmask|net health status)\b.*)$",
+    )
+}
+
 /// `-i N` with a literal number.
 fn card_arg_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
@@ -251,6 +261,7 @@ fn is_error_line(t: &str) -> bool {
 /// True when a line marks `hccn_tool` output; used by [`score`].
 fn marker(t: &str, seg_has_hccn_cmd: bool) -> bool {
     link_re().is_match(t)
+        || inline_label_re().is_match(t)
         || ipaddr_re().is_match(t)
         || t.to_ascii_lowercase().starts_with("netmask:")
         || tls_re().is_match(t)
@@ -324,8 +335,12 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
             continue;
         }
         let block = blocks.len() - 1;
+        let (t, inline) = match inline_label_re().captures(t) {
+            Some(c) => (c.name("rest").map_or(t, |m| m.as_str()), c[1].parse::<u32>().ok()),
+            None => (t, None),
+        };
         let mut push = |kind, value, missing, explicit: Option<u32>| {
-            records.push(Record { kind, value, missing, line, block, explicit: explicit.or(label) });
+            records.push(Record { kind, value, missing, line, block, explicit: explicit.or(inline).or(label) });
         };
         if let Some(c) = link_re().captures(t) {
             push(Kind::Link, FactValue::Str(c[1].to_ascii_uppercase()), false, None);
@@ -456,6 +471,17 @@ mod tests {
         let t = "$ for i in {0..1}; do echo \"=== NPU $i ===\"; hccn_tool -i $i -ip -g; done\n=== NPU 0 ===\nipaddr:10.0.0.10\nnetmask:255.255.255.0\n=== NPU 1 ===\nipaddr:10.0.0.11\nnetmask:255.255.255.0\n";
         let v = view(t, "hccn.ipaddr");
         assert_eq!(v, vec![(s("0"), "10.0.0.10".into(), 3), (s("1"), "10.0.0.11".into(), 6)]);
+    }
+
+    #[test]
+    fn label_on_the_same_line() {
+        let t = "$ for i in {0..7}; do echo \"npu $i: $(hccn_tool -i $i -link -g)\"; done\nnpu 0: link status: UP\nnpu 6: link status: DOWN\n";
+        assert_eq!(view(t, "hccn.link_status")[1], (s("6"), "DOWN".into(), 3));
+        let t = "$ for i in 0 1; do echo -n \"$i \"; hccn_tool -i $i -ip -g | head -1; done\n0 ipaddr:10.0.0.10\n1 ipaddr:10.0.0.11\n";
+        assert_eq!(view(t, "hccn.ipaddr")[1], (s("1"), "10.0.0.11".into(), 3));
+        // a ping summary starts with a number that is not a card id
+        let t = "$ hccn_tool -i 4 -ping -g address 10.0.0.9\n3 packets transmitted, 3 received, 0.00% packet loss\n";
+        assert_eq!(view(t, "hccn.ping_loss_percent"), vec![(s("4"), "0".into(), 2)]);
     }
 
     #[test]

@@ -121,9 +121,9 @@ fn parse_row(t: &str) -> Option<Row> {
             return None;
         }
         let (addr, port) = split_local(tok.get(3)?)?;
+        // State is empty for udp rows; the program column is `PID/name`.
         let state = tok.get(5).filter(|s| s.chars().all(|c| c.is_ascii_uppercase() || c == '_')).copied().unwrap_or("");
         let prog = tok.iter().skip(5).find_map(|x| x.split_once('/').filter(|(pid, _)| is_num(pid)).map(|(_, n)| n.to_string()));
-        let state = if state == "LISTEN" { "LISTEN" } else { state };
         return Some(Row { state: state.to_string(), addr, port, process: prog });
     }
     None

@@ -1,0 +1,366 @@
+//! Consistent pseudonyms for anything that should not leave the page.
+//!
+//! The same IP address, hostname, MAC address, user name, e-mail address or
+//! token becomes the same placeholder everywhere, so structure survives: a
+//! duplicate-IP diagnosis still works on redacted text. IPv4 placeholders
+//! are themselves addresses from the documentation ranges (192.0.2.0/24,
+//! 198.51.100.0/24, 203.0.113.0/24), so redacted output still parses.
+//! Loopback, unspecified and netmask-like addresses (`127.0.0.1`,
+//! `0.0.0.0`, `255.255.255.0`) carry diagnosis and no identity: they stay.
+//!
+//! A [`Redactor`] is built over every text that will be shared, so no
+//! placeholder can equal an original value found anywhere in them. The
+//! mapping ([`Redactor::mapping`]) stays with the caller.
+//!
+//! ```
+//! use roll_doctor_engine::redact::Redactor;
+//! let texts = ["ipaddr:10.20.0.2", "dest 10.20.0.2 from jdoe@corp.example.com"];
+//! let mut r = Redactor::for_texts(&texts);
+//! let a = r.redact(texts[0]);
+//! let b = r.redact(texts[1]);
+//! assert_eq!(a, "ipaddr:192.0.2.1");
+//! assert!(b.starts_with("dest 192.0.2.1 from user-1@example.com"));
+//! ```
+
+use regex::Regex;
+use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
+
+/// What a redacted value was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    /// An e-mail address.
+    Email,
+    /// An API token (`hf_…`, `sk-…`, `ghp_…`, bearer tokens, AWS keys).
+    Token,
+    /// A MAC address.
+    Mac,
+    /// An IPv6 address.
+    Ipv6,
+    /// An IPv4 address.
+    Ipv4,
+    /// A host name (from a prompt or a fully qualified name).
+    Host,
+    /// A user name (from a prompt or a home directory).
+    User,
+}
+
+/// One original value and its placeholder.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Mapping {
+    /// What it was.
+    pub kind: Kind,
+    /// The placeholder shown instead.
+    pub placeholder: String,
+    /// The original value (never leaves the page).
+    pub original: String,
+}
+
+/// Public names that identify nobody and that fix commands mention.
+const PUBLIC_HOSTS: &[&str] = &[
+    "github.com", "pypi.org", "quay.io", "huaweicloud.com", "pytorch.org", "huggingface.co",
+    "modelscope.cn", "hiascend.com", "docker.io", "ubuntu.com", "debian.org", "gitee.com",
+];
+/// User names that identify nobody.
+const PUBLIC_USERS: &[&str] = &["root", "admin", "user", "ubuntu", "HwHiAiUser", "ma-user", "node", "ray"];
+
+fn pattern() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        let octet = r"(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])";
+        let h = r"[0-9A-Fa-f]{1,4}";
+        Regex::new(&format!(
+            r"(?x)
+            (?P<email>[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{{2,}})
+          | (?P<token>\bhf_[A-Za-z0-9]{{16,}}|\bsk-[A-Za-z0-9_-]{{16,}}|\bgh[pousr]_[A-Za-z0-9]{{20,}}|\bAKIA[0-9A-Z]{{16}}\b|\bxox[bpa]-[A-Za-z0-9-]{{10,}})
+          | (?i:bearer)\s+(?P<bearer>[A-Za-z0-9._~+/=-]{{12,}})
+          | (?P<mac>\b[0-9A-Fa-f]{{2}}(?::[0-9A-Fa-f]{{2}}){{5}}\b)
+          | (?P<ipv6>(?:{h}:){{7}}{h}|(?:{h}:){{1,6}}:(?:{h}(?::{h}){{0,5}})?)
+          | (?P<ipv4>\b{octet}(?:\.{octet}){{3}}\b)
+          | (?P<puser>\b[a-z_][a-z0-9_-]{{0,31}})@(?P<phost>[A-Za-z0-9][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*)
+          | /(?:home|Users)/(?P<huser>[A-Za-z0-9._-]+)
+          | (?P<fqdn>\b[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.(?:com|cn|net|org|io|local|internal|lan|corp|cloud)\b)
+            "
+        ))
+        .expect("redaction pattern compiles")
+    })
+}
+
+/// Whether an address carries no identity (and matters for the diagnosis).
+fn keep_ipv4(ip: &str) -> bool {
+    ip.starts_with("127.") || ip == "0.0.0.0" || ip.starts_with("255.")
+}
+
+fn keep_ipv6(ip: &str) -> bool {
+    let l = ip.to_ascii_lowercase();
+    l == "::1" || l == "::" || l.starts_with("::ffff:") || l.starts_with("fe80:") && l.len() < 7
+}
+
+fn keep_host(h: &str) -> bool {
+    let l = h.to_ascii_lowercase();
+    l == "localhost" || PUBLIC_HOSTS.iter().any(|p| l == *p || l.ends_with(&format!(".{p}")))
+}
+
+/// A match worth replacing: its kind, span and text.
+struct Found {
+    kind: Kind,
+    start: usize,
+    end: usize,
+}
+
+fn find_all(text: &str) -> Vec<Found> {
+    let mut out = Vec::new();
+    for c in pattern().captures_iter(text) {
+        let mut push = |kind, m: Option<regex::Match<'_>>| {
+            if let Some(m) = m {
+                out.push(Found { kind, start: m.start(), end: m.end() });
+            }
+        };
+        if let Some(m) = c.name("email") {
+            let host = m.as_str().rsplit('@').next().unwrap_or("");
+            if !keep_host(host) {
+                push(Kind::Email, Some(m));
+            }
+        } else if c.name("token").is_some() {
+            push(Kind::Token, c.name("token"));
+        } else if c.name("bearer").is_some() {
+            push(Kind::Token, c.name("bearer"));
+        } else if c.name("mac").is_some() {
+            push(Kind::Mac, c.name("mac"));
+        } else if let Some(m) = c.name("ipv6") {
+            if !keep_ipv6(m.as_str()) {
+                push(Kind::Ipv6, Some(m));
+            }
+        } else if let Some(m) = c.name("ipv4") {
+            if !keep_ipv4(m.as_str()) {
+                push(Kind::Ipv4, Some(m));
+            }
+        } else if let Some(host) = c.name("phost") {
+            let user = c.name("puser");
+            if user.is_some_and(|u| !PUBLIC_USERS.contains(&u.as_str())) {
+                push(Kind::User, user);
+            }
+            // A host that is itself an IPv4 address gets an address placeholder.
+            let is_ip = host.as_str().split('.').count() == 4 && host.as_str().split('.').all(|p| p.parse::<u8>().is_ok());
+            if is_ip {
+                if !keep_ipv4(host.as_str()) {
+                    push(Kind::Ipv4, Some(host));
+                }
+            } else if !keep_host(host.as_str()) {
+                push(Kind::Host, Some(host));
+            }
+        } else if let Some(u) = c.name("huser") {
+            if !PUBLIC_USERS.contains(&u.as_str()) {
+                push(Kind::User, Some(u));
+            }
+        } else if let Some(m) = c.name("fqdn") {
+            if !keep_host(m.as_str()) {
+                push(Kind::Host, Some(m));
+            }
+        }
+    }
+    out
+}
+
+/// Consistent redaction over a set of texts.
+#[derive(Clone, Debug, Default)]
+pub struct Redactor {
+    map: HashMap<(Kind, String), String>,
+    order: Vec<(Kind, String)>,
+    /// Every sensitive value seen in the texts; placeholders avoid them.
+    originals: HashSet<String>,
+    counters: HashMap<Kind, u32>,
+}
+
+impl Redactor {
+    /// A redactor for `texts`: it first collects every original value so no
+    /// placeholder can collide with one.
+    pub fn for_texts<S: AsRef<str>>(texts: &[S]) -> Redactor {
+        let mut r = Redactor::default();
+        for t in texts {
+            let t = t.as_ref();
+            for f in find_all(t) {
+                r.originals.insert(t[f.start..f.end].to_string());
+            }
+        }
+        r
+    }
+
+    fn placeholder(&mut self, kind: Kind, original: &str) -> String {
+        if let Some(p) = self.map.get(&(kind, original.to_string())) {
+            return p.clone();
+        }
+        loop {
+            let n = {
+                let c = self.counters.entry(kind).or_insert(0);
+                *c += 1;
+                *c
+            };
+            let token_prefix = if original.starts_with("hf_") {
+                "hf_"
+            } else if original.starts_with("sk-") {
+                "sk-"
+            } else {
+                ""
+            };
+            let p = match kind {
+                Kind::Ipv4 => {
+                    let (net, host) = ((n - 1) / 254, (n - 1) % 254 + 1);
+                    match net {
+                        0 => format!("192.0.2.{host}"),
+                        1 => format!("198.51.100.{host}"),
+                        2 => format!("203.0.113.{host}"),
+                        k => format!("100.{}.{}.{host}", 64 + (k - 3) / 254 % 64, (k - 3) % 254),
+                    }
+                }
+                Kind::Ipv6 => format!("2001:db8::{n:x}"),
+                Kind::Mac => format!("02:00:00:00:{:02x}:{:02x}", (n >> 8) & 0xff, n & 0xff),
+                Kind::Email => format!("user-{n}@example.com"),
+                Kind::Token => format!("{token_prefix}REDACTED-{n}"),
+                Kind::Host => {
+                    if original.contains('.') {
+                        format!("host-{n}.example")
+                    } else {
+                        format!("host-{n}")
+                    }
+                }
+                Kind::User => format!("user-{n}"),
+            };
+            if !self.originals.contains(&p) {
+                self.map.insert((kind, original.to_string()), p.clone());
+                self.order.push((kind, original.to_string()));
+                return p;
+            }
+        }
+    }
+
+    /// Redacts one text. Values seen before get the same placeholder.
+    pub fn redact(&mut self, text: &str) -> String {
+        let found = find_all(text);
+        if found.is_empty() {
+            return text.to_string();
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut at = 0;
+        for f in found {
+            if f.start < at {
+                continue;
+            }
+            out.push_str(&text[at..f.start]);
+            let p = self.placeholder(f.kind, &text[f.start..f.end]);
+            out.push_str(&p);
+            at = f.end;
+        }
+        out.push_str(&text[at..]);
+        out
+    }
+
+    /// Every replacement made so far, in order of first appearance.
+    pub fn mapping(&self) -> Vec<Mapping> {
+        self.order
+            .iter()
+            .map(|(kind, original)| Mapping {
+                kind: *kind,
+                placeholder: self.map[&(*kind, original.clone())].clone(),
+                original: original.clone(),
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn redact_all(texts: &[&str]) -> Vec<String> {
+        let mut r = Redactor::for_texts(texts);
+        texts.iter().map(|t| r.redact(t)).collect()
+    }
+
+    #[test]
+    fn kinds_and_consistency() {
+        let out = redact_all(&[
+            "[root@gpu-node-17 ~]# hccn_tool -i 0 -ip -g",
+            "ipaddr:10.20.0.2\nnetmask:255.255.255.0",
+            "|  10.20.0.29(27)   |  16666  |   10.20.0.2(0)   |",
+            "jdoe@corp.example.com token hf_abcdefghijklmnopqrstu Authorization: Bearer abc.def.ghijklmnop",
+            "mac 3c:fd:fe:12:34:56 ipv6 fe80::1ff:fe23:4567:890a cache /home/jdoe/.cache",
+            "(raylet, ip=10.20.0.29) listening on 127.0.0.1:6379 and 0.0.0.0:8265 via mirrors.huaweicloud.com",
+        ]);
+        assert_eq!(out[0], "[root@host-1 ~]# hccn_tool -i 0 -ip -g");
+        assert_eq!(out[1], "ipaddr:192.0.2.1\nnetmask:255.255.255.0");
+        assert_eq!(out[2], "|  192.0.2.2(27)   |  16666  |   192.0.2.1(0)   |");
+        assert!(out[3].starts_with("user-1@example.com token hf_REDACTED-1 Authorization: Bearer REDACTED-2"), "{}", out[3]);
+        assert!(out[4].contains("02:00:00:00:00:01") && out[4].contains("2001:db8::1") && out[4].contains("/home/user-1/"), "{}", out[4]);
+        assert_eq!(out[5], "(raylet, ip=192.0.2.2) listening on 127.0.0.1:6379 and 0.0.0.0:8265 via mirrors.huaweicloud.com");
+    }
+
+    #[test]
+    fn placeholders_never_equal_an_original() {
+        // 192.0.2.1 is itself in the input: the first placeholder must skip it.
+        let out = redact_all(&["a 10.0.0.1 b 192.0.2.1"]);
+        assert_eq!(out[0], "a 192.0.2.2 b 192.0.2.3");
+    }
+
+    #[test]
+    fn mapping_is_kept() {
+        let mut r = Redactor::for_texts(&["10.1.1.1 10.1.1.2 10.1.1.1"]);
+        r.redact("10.1.1.1 10.1.1.2 10.1.1.1");
+        let m = r.mapping();
+        assert_eq!(m.len(), 2);
+        assert_eq!(m[0].original, "10.1.1.1");
+        assert_eq!(m[0].placeholder, "192.0.2.1");
+    }
+
+    fn ipv4() -> impl Strategy<Value = String> {
+        (1u8..=223, any::<u8>(), any::<u8>(), 1u8..=254)
+            .prop_filter("not loopback", |(a, ..)| *a != 127)
+            .prop_map(|(a, b, c, d)| format!("{a}.{b}.{c}.{d}"))
+    }
+
+    fn sensitive() -> impl Strategy<Value = String> {
+        prop_oneof![
+            ipv4(),
+            "[a-z]{3,8}\\.[a-z]{2,6}@corp\\.example\\.com",
+            "hf_[A-Za-z0-9]{20,30}",
+            "sk-[A-Za-z0-9]{24}",
+            "[0-9a-f]{2}(:[0-9a-f]{2}){5}",
+            "node-[0-9]{1,3}\\.cluster\\.internal",
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn no_original_survives_and_equal_inputs_get_equal_placeholders(
+            values in proptest::collection::vec(sensitive(), 1..8),
+            filler in "[ a-zA-Z:|,()\\[\\]=]{0,12}",
+            picks in proptest::collection::vec(any::<prop::sample::Index>(), 1..20),
+        ) {
+            // A text where each value may appear several times, in different lines.
+            let lines: Vec<String> = picks.iter().map(|i| format!("{filler} {} {filler}", values[i.index(values.len())])).collect();
+            let mut r = Redactor::for_texts(&lines);
+            let out: Vec<String> = lines.iter().map(|l| r.redact(l)).collect();
+            let joined = out.join("\n");
+            for v in &values {
+                prop_assert!(!joined.contains(v.as_str()), "{v} survived in {joined}");
+            }
+            // Equal inputs give equal outputs, and a fresh redactor is deterministic.
+            let mut r2 = Redactor::for_texts(&lines);
+            let again: Vec<String> = lines.iter().map(|l| r2.redact(l)).collect();
+            prop_assert_eq!(&out, &again);
+            for (i, a) in lines.iter().enumerate() {
+                for (j, b) in lines.iter().enumerate() {
+                    if a == b { prop_assert_eq!(&out[i], &out[j]); }
+                }
+            }
+        }
+
+        #[test]
+        fn never_panics(s in "\\PC{0,200}") {
+            let mut r = Redactor::for_texts(&[s.as_str()]);
+            let _ = r.redact(&s);
+        }
+    }
+}

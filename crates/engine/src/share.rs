@@ -1,0 +1,403 @@
+//! Share links: a diagnosis in a URL fragment, never the raw logs.
+//!
+//! The fragment is `v1=` followed by base64url (no padding) of the
+//! raw-deflated JSON of a [`Payload`]: the rule-pack version, the language,
+//! the findings' ids, the facts and signature hits they rest on (values
+//! redacted with consistent pseudonyms), the user's answers and symptoms,
+//! and — only when the user opts in — redacted evidence excerpts. Opening
+//! the link runs [`report_from`], which evaluates the same rules over the
+//! same facts and hits and so reproduces the same findings.
+//!
+//! Decoding never panics: a corrupt, truncated, oversized or future-version
+//! link is a [`ShareError`]. Every version ever produced keeps decoding
+//! (`tests` holds a frozen v1 link).
+
+use crate::catalogue::{catalogue, pack_version, Catalogue};
+use crate::diagnose::{collect, evaluate, Collected, Session};
+use crate::facts::{registered, Fact, FactValue};
+use crate::redact::{Mapping, Redactor};
+use crate::report::{EvidenceLine, Report, SegmentInfo};
+use crate::rules::Why;
+use crate::segment::Line;
+use crate::signatures::Hit;
+use crate::{InputKind, Lang};
+use base64::Engine as _;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeSet, HashMap};
+
+/// The current payload version.
+pub const VERSION: u32 = 1;
+/// Longest fragment accepted (characters).
+pub const MAX_FRAGMENT: usize = 64 * 1024;
+/// Largest decompressed payload accepted (bytes): a bomb stops here.
+pub const MAX_JSON: usize = 1024 * 1024;
+
+/// A fact in a link. Short keys keep links short.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SharedFact {
+    /// Name.
+    #[serde(rename = "n")]
+    pub name: String,
+    /// Subject.
+    #[serde(rename = "s", default, skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
+    /// Value (redacted when text).
+    #[serde(rename = "v")]
+    pub value: serde_json::Value,
+    /// Input index.
+    #[serde(rename = "i", default)]
+    pub input: u32,
+    /// Line.
+    #[serde(rename = "l")]
+    pub line: u32,
+    /// The line's text, redacted; empty unless excerpts were included.
+    #[serde(rename = "t", default, skip_serializing_if = "String::is_empty")]
+    pub text: String,
+}
+
+/// A signature hit in a link: the pattern by checksum (stable across rule
+/// packs that keep the pattern), its input and line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SharedHit {
+    /// FNV-1a of the pattern text.
+    #[serde(rename = "p")]
+    pub pattern: u32,
+    /// Input index.
+    #[serde(rename = "i", default)]
+    pub input: u32,
+    /// Line.
+    #[serde(rename = "l")]
+    pub line: u32,
+}
+
+/// What a share link carries.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Payload {
+    /// Payload version ([`VERSION`]).
+    pub v: u32,
+    /// Rule pack the sender used.
+    pub rules: String,
+    /// The sender's language.
+    pub lang: Lang,
+    /// Number of inputs.
+    #[serde(default)]
+    pub inputs: u32,
+    /// Finding ids, in the sender's order.
+    pub findings: Vec<String>,
+    /// Facts the findings rest on.
+    #[serde(default)]
+    pub facts: Vec<SharedFact>,
+    /// Hits the findings rest on.
+    #[serde(default)]
+    pub hits: Vec<SharedHit>,
+    /// Answers and symptoms.
+    #[serde(default)]
+    pub session: Session,
+    /// Redacted evidence lines (opt-in).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub excerpts: Vec<EvidenceLine>,
+}
+
+/// Why a link could not be opened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ShareError {
+    /// The fragment is not a roll-doctor link (no `v<N>=` prefix).
+    NotALink,
+    /// Made by a newer roll-doctor.
+    FutureVersion(u32),
+    /// Longer or larger than any real link.
+    TooLarge,
+    /// Truncated or damaged.
+    Corrupt(String),
+}
+
+impl std::fmt::Display for ShareError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ShareError::NotALink => write!(f, "not a roll-doctor share link"),
+            ShareError::FutureVersion(v) => write!(f, "link version {v} is newer than this roll-doctor ({VERSION})"),
+            ShareError::TooLarge => write!(f, "link is too large"),
+            ShareError::Corrupt(why) => write!(f, "link is damaged or truncated: {why}"),
+        }
+    }
+}
+
+/// FNV-1a, 32 bits: a stable checksum of a signature pattern.
+pub fn pattern_id(pattern: &str) -> u32 {
+    let mut h: u32 = 0x811c9dc5;
+    for b in pattern.bytes() {
+        h ^= b as u32;
+        h = h.wrapping_mul(0x01000193);
+    }
+    h
+}
+
+fn value_json(v: &FactValue, r: &mut Redactor) -> serde_json::Value {
+    match v {
+        FactValue::Bool(b) => serde_json::Value::Bool(*b),
+        FactValue::Int(i) => serde_json::Value::from(*i),
+        FactValue::Float(f) => serde_json::Number::from_f64(*f).map(serde_json::Value::Number).unwrap_or_default(),
+        FactValue::Str(s) => serde_json::Value::String(r.redact(s)),
+    }
+}
+
+/// Builds the payload for what the user sees: `inputs` with `session`.
+/// Returns it with the redaction mapping (which stays on the page).
+pub fn build(inputs: &[crate::Input], session: &Session, lang: Lang, excerpts: bool) -> (Payload, Vec<Mapping>) {
+    let cat = catalogue();
+    let c = collect(cat, inputs);
+    let report = evaluate(cat, &c, session, None);
+    build_from(cat, &c, &report, session, lang, excerpts)
+}
+
+fn build_from(
+    cat: &Catalogue,
+    c: &Collected,
+    report: &Report,
+    session: &Session,
+    lang: Lang,
+    excerpts: bool,
+) -> (Payload, Vec<Mapping>) {
+    let seg_input = |f: &Fact| c.segments.get(f.segment).map(|s| s.input as u32).unwrap_or(0);
+    // Which facts and hits the findings rest on: re-run each fired rule.
+    let ev = crate::rules::Evidence { hits_by_sig: crate::rules::group_hits(&c.hits, cat.signatures.len()), facts: &c.facts };
+    let mut fact_ids: BTreeSet<usize> = BTreeSet::new();
+    let mut hit_keys: BTreeSet<(u64, usize)> = BTreeSet::new();
+    for f in &report.findings {
+        let Some(pos) = cat.rules.iter().position(|r| r.id == f.id) else { continue };
+        let mut why = Why::default();
+        cat.exprs[pos].eval(&ev, &mut why);
+        fact_ids.extend(why.facts);
+        hit_keys.extend(why.hits);
+        // facts that answer this finding's steps
+        for s in &cat.rules[pos].steps {
+            if let Some(name) = &s.answered_by {
+                fact_ids.extend(c.facts.iter().enumerate().filter(|(_, x)| x.name == name).map(|(i, _)| i).take(5));
+            }
+        }
+    }
+    // Redact over everything that may be shared, so placeholders are consistent.
+    let mut corpus: Vec<String> = fact_ids.iter().map(|&i| c.facts[i].text.clone()).collect();
+    corpus.extend(fact_ids.iter().filter_map(|&i| match &c.facts[i].value {
+        FactValue::Str(s) => Some(s.clone()),
+        _ => None,
+    }));
+    let all_evidence: Vec<&EvidenceLine> = report.findings.iter().flat_map(|f| f.evidence.iter()).collect();
+    corpus.extend(all_evidence.iter().map(|e| e.text.clone()));
+    let mut r = Redactor::for_texts(&corpus);
+    let facts = fact_ids
+        .iter()
+        .map(|&i| {
+            let f = &c.facts[i];
+            SharedFact {
+                name: f.name.to_string(),
+                subject: f.subject.as_ref().map(|s| r.redact(s)),
+                value: value_json(&f.value, &mut r),
+                input: seg_input(f),
+                line: f.line,
+                text: if excerpts { r.redact(&f.text) } else { String::new() },
+            }
+        })
+        .collect();
+    let hits = hit_keys
+        .iter()
+        .map(|&(key, sig)| SharedHit {
+            pattern: pattern_id(cat.signatures.regexes[sig].as_str()),
+            input: (key >> 32) as u32,
+            line: key as u32,
+        })
+        .collect();
+    let mut ex: Vec<EvidenceLine> = Vec::new();
+    if excerpts {
+        for e in all_evidence {
+            let mut e = e.clone();
+            e.text = r.redact(&e.text);
+            if !ex.contains(&e) {
+                ex.push(e);
+            }
+        }
+        ex.sort();
+    }
+    let payload = Payload {
+        v: VERSION,
+        rules: pack_version(),
+        lang,
+        inputs: c.inputs as u32,
+        findings: report.findings.iter().map(|f| f.id.clone()).collect(),
+        facts,
+        hits,
+        session: session.clone(),
+        excerpts: ex,
+    };
+    (payload, r.mapping())
+}
+
+/// Encodes a payload as a URL fragment (without the `#`).
+pub fn encode(p: &Payload) -> String {
+    let json = serde_json::to_vec(p).expect("payload serialises");
+    let packed = miniz_oxide::deflate::compress_to_vec(&json, 9);
+    format!("v{}={}", VERSION, base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(packed))
+}
+
+/// Decodes a fragment (with or without the leading `#`).
+pub fn decode(fragment: &str) -> Result<Payload, ShareError> {
+    let f = fragment.trim().trim_start_matches('#');
+    if f.len() > MAX_FRAGMENT {
+        return Err(ShareError::TooLarge);
+    }
+    // The link may carry other parameters (`lang=zh&v1=…`); find ours.
+    let part = f.split('&').find(|p| p.starts_with('v') && p.contains('=')).ok_or(ShareError::NotALink)?;
+    let (tag, data) = part.split_once('=').ok_or(ShareError::NotALink)?;
+    let version: u32 = tag[1..].parse().map_err(|_| ShareError::NotALink)?;
+    if version > VERSION {
+        return Err(ShareError::FutureVersion(version));
+    }
+    if version == 0 {
+        return Err(ShareError::NotALink);
+    }
+    let packed = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(data.trim_end_matches('='))
+        .map_err(|e| ShareError::Corrupt(e.to_string()))?;
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_JSON).map_err(|e| match e.status {
+        miniz_oxide::inflate::TINFLStatus::HasMoreOutput => ShareError::TooLarge,
+        _ => ShareError::Corrupt("compressed data is invalid".into()),
+    })?;
+    // Only v1 exists; a v2 would upgrade a v1 payload here.
+    let p: Payload = serde_json::from_slice(&json).map_err(|e| ShareError::Corrupt(e.to_string()))?;
+    if p.v != version {
+        return Err(ShareError::Corrupt("version mismatch".into()));
+    }
+    Ok(p)
+}
+
+/// A report rebuilt from a link, with what changed since it was made.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SharedReport {
+    /// The report.
+    pub report: Report,
+    /// The link was made with another rule pack.
+    pub rules_changed: bool,
+    /// Findings of the link that the current rules no longer produce.
+    pub missing: Vec<String>,
+}
+
+/// Rebuilds the diagnosis a link describes.
+pub fn report_from(p: &Payload) -> SharedReport {
+    let cat = catalogue();
+    let inputs = (p.inputs.max(1) as usize).min(1024);
+    let by_pattern: HashMap<u32, usize> =
+        cat.signatures.regexes.iter().enumerate().map(|(i, r)| (pattern_id(r.as_str()), i)).collect();
+    let mut c = Collected {
+        inputs,
+        segments: (0..inputs)
+            .map(|i| SegmentInfo { input: i, kind: InputKind::Unrecognised, confidence: 0, command: None, start_line: 0, end_line: 0 })
+            .collect(),
+        ..Collected::default()
+    };
+    c.lines = vec![Vec::new(); inputs];
+    for e in &p.excerpts {
+        let i = e.input.unwrap_or(0).min(inputs - 1);
+        c.lines[i].push(Line { no: e.line, text: e.text.clone() });
+    }
+    for l in &mut c.lines {
+        l.sort_by_key(|x| x.no);
+        l.dedup_by_key(|x| x.no);
+    }
+    for f in &p.facts {
+        let Some(name) = registered(&f.name) else { continue };
+        let value = match &f.value {
+            serde_json::Value::Bool(b) => FactValue::Bool(*b),
+            serde_json::Value::Number(n) if n.is_i64() => FactValue::Int(n.as_i64().unwrap_or(0)),
+            serde_json::Value::Number(n) => FactValue::Float(n.as_f64().unwrap_or(0.0)),
+            serde_json::Value::String(s) => FactValue::Str(s.clone()),
+            _ => continue,
+        };
+        c.facts.push(Fact {
+            name,
+            subject: f.subject.clone(),
+            value,
+            line: f.line,
+            text: f.text.clone(),
+            segment: (f.input as usize).min(inputs - 1),
+        });
+    }
+    for h in &p.hits {
+        if let Some(&sig) = by_pattern.get(&h.pattern) {
+            c.hits.push(((h.input as usize).min(inputs - 1), Hit { signature: sig, line: h.line }));
+        }
+    }
+    let mut report = evaluate(cat, &c, &p.session, Some(&p.findings));
+    report.segments.clear();
+    // Keep the sender's order when the rules agree.
+    let missing: Vec<String> =
+        p.findings.iter().filter(|id| !report.findings.iter().any(|f| &f.id == *id)).cloned().collect();
+    SharedReport { report, rules_changed: p.rules != pack_version(), missing }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Input;
+
+    fn input(text: &str) -> Vec<Input> {
+        vec![Input { text: text.into(), ..Input::default() }]
+    }
+
+    #[test]
+    fn round_trip_reproduces_the_findings() {
+        let text = "[root@node1 ~]# ulimit -n\n1024\n[ERROR] HCCL(1,python): x\nEI0006: [PID: 1] Getting socket times out. peer 10.20.0.29\n";
+        let original = crate::diagnose(text);
+        let (p, mapping) = build(&input(text), &Session::default(), Lang::Zh, true);
+        let link = encode(&p);
+        assert!(link.starts_with("v1="));
+        let back = report_from(&decode(&link).unwrap());
+        assert!(!back.rules_changed);
+        assert!(back.missing.is_empty());
+        let ids = |r: &Report| r.findings.iter().map(|f| f.id.clone()).collect::<Vec<_>>();
+        assert_eq!(ids(&back.report), ids(&original));
+        let lines = |r: &Report| r.findings.iter().map(|f| f.evidence.iter().map(|e| e.line).collect::<Vec<_>>()).collect::<Vec<_>>();
+        assert_eq!(lines(&back.report), lines(&original));
+        // redacted excerpts, mapping kept locally
+        let json = serde_json::to_string(&back.report).unwrap();
+        assert!(!json.contains("10.20.0.29"));
+        assert!(mapping.iter().any(|m| m.original == "10.20.0.29"));
+    }
+
+    #[test]
+    fn without_excerpts_no_text_leaves() {
+        let text = "EI0006: [PID: 1] Getting socket times out. peer 10.20.0.29 host gpu-17.corp.internal\n";
+        let (p, _) = build(&input(text), &Session::default(), Lang::En, false);
+        let json = serde_json::to_string(&p).unwrap();
+        assert!(!json.contains("Getting socket"), "{json}");
+        let back = report_from(&p);
+        assert_eq!(back.report.findings[0].id, "hccl-connect-timeout");
+        assert_eq!(back.report.findings[0].evidence[0].line, 1);
+    }
+
+    #[test]
+    fn bad_links_are_errors_not_panics() {
+        let (p, _) = build(&input("EI0006: Getting socket times out.\n"), &Session::default(), Lang::En, false);
+        let link = encode(&p);
+        assert_eq!(decode("hello"), Err(ShareError::NotALink));
+        assert_eq!(decode("#v9=abc"), Err(ShareError::FutureVersion(9)));
+        assert!(matches!(decode(&link[..link.len() - 5]), Err(ShareError::Corrupt(_))));
+        assert!(matches!(decode("v1=!!!!"), Err(ShareError::Corrupt(_))));
+        assert_eq!(decode(&"v1=".repeat(30_000)), Err(ShareError::TooLarge));
+        // a deflate bomb: 4 MB of zeros
+        let bomb = miniz_oxide::deflate::compress_to_vec(&vec![b' '; 4 << 20], 9);
+        let bomb = format!("v1={}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bomb));
+        assert_eq!(decode(&bomb), Err(ShareError::TooLarge));
+        assert_eq!(decode(&format!("#lang=zh&{link}")).map(|p| p.findings), Ok(vec!["hccl-connect-timeout".to_string()]));
+    }
+
+    /// A link made by version 1. It must decode forever.
+    const FROZEN_V1: &str = "v1=q1YqU7Iy1FEqKs1JLVayUsrPSVHSUcpJzEsHclLzgOy0zLyUzLx0oGR0bC0A";
+
+    #[test]
+    fn old_links_still_decode() {
+        // {"v":1,"rules":"old","lang":"en","findings":[]}, raw deflate, base64url: the v1 format.
+        let p = decode(FROZEN_V1);
+        assert!(p.is_ok(), "{p:?}");
+    }
+}
