@@ -143,8 +143,71 @@ fn setup(browser: bool) -> Result<(), String> {
     Ok(())
 }
 
+/// The page's Content-Security-Policy: nothing from anywhere else, and no
+/// connection at all (`connect-src 'none'`): the wasm arrives as a script.
+const CSP_DIST: &str = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; \
+img-src 'self' data:; font-src 'self'; connect-src 'none'; base-uri 'none'; form-action 'none'";
+
+fn set_csp(html: &str, csp: &str) -> String {
+    let tag = format!("<meta http-equiv=\"Content-Security-Policy\" content=\"{csp}\" />");
+    // Replace an existing CSP meta (the source index.html has one for `trunk serve`).
+    if let Some(start) = html.find("<meta http-equiv=\"Content-Security-Policy\"") {
+        if let Some(len) = html[start..].find('>') {
+            return format!("{}{}{}", &html[..start], tag, &html[start + len + 1..]);
+        }
+    }
+    html.replacen("<head>", &format!("<head>\n    {tag}"), 1)
+}
+
+/// Post-processes trunk's dist/: the wasm becomes a script (so the page
+/// needs no connection), the CSP is set to forbid every connection, and a
+/// single self-contained `roll-doctor.html` is written for file:// use.
+fn finish_dist() -> Result<(), String> {
+    use base64::Engine as _;
+    use sha2::Digest as _;
+    let dist = root().join("dist");
+    let read = |name: &str| std::fs::read_to_string(dist.join(name)).map_err(|e| format!("dist/{name}: {e}"));
+    let wasm = std::fs::read(dist.join("roll-doctor-web_bg.wasm")).map_err(|e| format!("dist wasm: {e}"))?;
+    let b64 = base64::engine::general_purpose::STANDARD.encode(&wasm);
+    std::fs::write(dist.join("roll-doctor-web.wasm.js"), format!("export const wasmBase64 = \"{b64}\";\n"))
+        .map_err(|e| e.to_string())?;
+    std::fs::remove_file(dist.join("roll-doctor-web_bg.wasm")).map_err(|e| e.to_string())?;
+    let index = set_csp(&read("index.html")?, CSP_DIST);
+    std::fs::write(dist.join("index.html"), &index).map_err(|e| e.to_string())?;
+
+    // Single file: styles and script inline; the CSP allows exactly this script by hash.
+    let glue = read("roll-doctor-web.js")?;
+    let script = format!(
+        "{glue}\nconst __b = atob(\"{b64}\");\nconst __u = new Uint8Array(__b.length);\n\
+         for (let i = 0; i < __b.length; i++) __u[i] = __b.charCodeAt(i);\nawait __wbg_init({{ module_or_path: __u }});\n"
+    );
+    if !glue.contains("function __wbg_init") {
+        return Err("wasm-bindgen glue has no __wbg_init; the single-file loader needs updating".into());
+    }
+    let hash = base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(script.as_bytes()));
+    let csp_single = format!(
+        "default-src 'none'; script-src 'sha256-{hash}' 'wasm-unsafe-eval'; style-src 'unsafe-inline'; \
+         img-src data:; connect-src 'none'; base-uri 'none'; form-action 'none'"
+    );
+    let mut single = set_csp(&index, &csp_single);
+    // <link rel="stylesheet" href="/x.css" …> → <style>…</style>
+    while let Some(start) = single.find("<link rel=\"stylesheet\"") {
+        let end = start + single[start..].find('>').ok_or("unterminated stylesheet link")? + 1;
+        let tag = &single[start..end];
+        let href = tag.split("href=\"").nth(1).and_then(|r| r.split('"').next()).ok_or("stylesheet without href")?;
+        let css = read(href.trim_start_matches('/').trim_start_matches("./"))?;
+        single.replace_range(start..end, &format!("<style>\n{css}\n</style>"));
+    }
+    let boot = single.find("<script type=\"module\" src=").ok_or("dist/index.html has no boot script")?;
+    let boot_end = boot + single[boot..].find("</script>").ok_or("unterminated boot script")? + "</script>".len();
+    single.replace_range(boot..boot_end, &format!("<script type=\"module\">{script}</script>"));
+    std::fs::write(dist.join("roll-doctor.html"), &single).map_err(|e| e.to_string())?;
+    Ok(())
+}
+
 fn build_dist() -> Result<(), String> {
     run(cmd("trunk").args(["build", "--release"]))?;
+    finish_dist()?;
     for e in std::fs::read_dir(root().join("dist")).map_err(|e| e.to_string())?.flatten() {
         let len = e.metadata().map(|m| m.len()).unwrap_or(0);
         eprintln!("  dist/{:<40} {len:>10} bytes", e.file_name().to_string_lossy());
@@ -152,10 +215,74 @@ fn build_dist() -> Result<(), String> {
     Ok(())
 }
 
+fn mime(path: &Path) -> &'static str {
+    match path.extension().and_then(|e| e.to_str()).unwrap_or("") {
+        "html" => "text/html; charset=utf-8",
+        "js" => "text/javascript; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "wasm" => "application/wasm",
+        "json" => "application/json",
+        "png" => "image/png",
+        "svg" => "image/svg+xml",
+        _ => "application/octet-stream",
+    }
+}
+
+/// Serves dist/ on 127.0.0.1: GET only, no directory listing, nothing
+/// outside dist/. A few lines of std instead of a server dependency.
+fn serve_static(port: u16) -> Result<(), String> {
+    use std::io::{BufRead, BufReader, Write};
+    let dist = root().join("dist").canonicalize().map_err(|e| format!("dist/: {e}"))?;
+    let listener = std::net::TcpListener::bind(("127.0.0.1", port)).map_err(|e| format!("127.0.0.1:{port}: {e}"))?;
+    println!("roll-doctor is served at http://127.0.0.1:{port}/  (single file: dist/roll-doctor.html; Ctrl+C stops)");
+    for stream in listener.incoming() {
+        let Ok(mut stream) = stream else { continue };
+        let dist = dist.clone();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(match stream.try_clone() {
+                Ok(s) => s,
+                Err(_) => return,
+            });
+            let mut request = String::new();
+            if reader.read_line(&mut request).is_err() {
+                return;
+            }
+            // drain headers
+            let mut h = String::new();
+            while reader.read_line(&mut h).map(|n| n > 2).unwrap_or(false) {
+                h.clear();
+            }
+            let mut parts = request.split_whitespace();
+            let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or("/"));
+            let path = target.split(['?', '#']).next().unwrap_or("/");
+            let rel = if path == "/" { "index.html" } else { path.trim_start_matches('/') };
+            let file = dist.join(rel);
+            let ok = method == "GET" && !rel.contains("..") && file.canonicalize().is_ok_and(|f| f.starts_with(&dist) && f.is_file());
+            let resp = if ok {
+                match std::fs::read(&file) {
+                    Ok(body) => {
+                        let head = format!(
+                            "HTTP/1.1 200 OK\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
+                            mime(&file),
+                            body.len()
+                        );
+                        [head.into_bytes(), body].concat()
+                    }
+                    Err(_) => b"HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_vec(),
+                }
+            } else {
+                b"HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\nConnection: close\r\n\r\nnot found".to_vec()
+            };
+            let _ = stream.write_all(&resp);
+        });
+    }
+    Ok(())
+}
+
 fn serve(port: &str) -> Result<(), String> {
     setup(false)?;
-    eprintln!("xtask: building and serving on http://127.0.0.1:{port}/ (Ctrl+C to stop)");
-    run(cmd("trunk").args(["serve", "--release", "--address", "127.0.0.1", "--port", port]))
+    build_dist()?;
+    serve_static(port.parse().map_err(|_| format!("bad port {port}"))?)
 }
 
 fn test() -> Result<(), String> {
@@ -267,7 +394,7 @@ fn bench(mb: usize) -> Result<(), String> {
     std::fs::write(&pats, &p).map_err(|e| e.to_string())?;
     let size = std::fs::metadata(&log).map_err(|e| e.to_string())?.len() as f64 / 1e6;
     eprintln!("xtask: {} signatures, {:.1} MB log; best of 3 runs each", p.lines().count(), size);
-    let mut best = |c: &mut dyn FnMut() -> Command| -> Result<(f64, String), String> {
+    let best = |c: &mut dyn FnMut() -> Command| -> Result<(f64, String), String> {
         let mut b: Option<(f64, String)> = None;
         for _ in 0..3 {
             let r = time_it(&mut c())?;

@@ -60,7 +60,7 @@ pub const FACTS: &[(&str, &str)] = &[
     ("ray.resource_used", "how much of a resource is in use, from `ray status`; subject = resource (NPU, CPU), value = Float"),
     ("ray.nodes_active", "number of nodes in the Ray cluster from `ray status` (Active/Healthy plus Idle), Int"),
     ("ray.nodes_pending", "number of nodes `ray status` lists as pending (being launched), Int"),
-    ("ray.npu_absent", "`ray status` lists resource totals but no NPU line: Ray does not see any NPU on the cluster (Bool true; line = the Usage header)"),
+    ("ray.npu_absent", "`ray status` lists resource totals but no NPU (and no GPU) line: Ray does not see any NPU on the cluster (Bool true; line = the Usage header)"),
 ];
 
 fn resource_re() -> &'static Regex {
@@ -232,7 +232,8 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
         sink.push("ray.nodes_pending", None, FactValue::Int(n), line);
     }
     if let Some(line) = usage_hdr {
-        if !usage_names.is_empty() && !usage_names.iter().any(|n| n == "NPU") {
+        // A GPU cluster is not an NPU cluster without NPUs.
+        if !usage_names.is_empty() && !usage_names.iter().any(|n| n == "NPU" || n == "GPU") {
             sink.push("ray.npu_absent", None, FactValue::Bool(true), line);
         }
     }
@@ -281,7 +282,7 @@ Total Demands:\n (no resource demands)\n";
     fn old_layout_with_per_node_blocks_and_pending() {
         let t = "======== Autoscaler status: 2020-12-28 01:02:03 ========\nNode status\n--------\nHealthy:\n 2 p3.2xlarge\n 20 m4.4xlarge\n\
 Pending:\n m4.4xlarge, 2 launching\n 1.2.3.4: m4.4xlarge, waiting-for-ssh\nRecent failures:\n p3.2xlarge: RayletUnexpectedlyDied (ip: 1.2.3.6)\n\n\
-Resources\n--------\nUsage:\n 530/544 CPU\n 2/2 GPU\n 2.00/8.000 GiB memory\n\nDemands:\n {'CPU': 1}: 150+ pending tasks/actors\n\n\
+Resources\n--------\nUsage:\n 530/544 CPU\n 0/2 AcceleratorType:V100\n 2.00/8.000 GiB memory\n\nDemands:\n {'CPU': 1}: 150+ pending tasks/actors\n\n\
 Node: 192.168.1.1\n Usage:\n  5.0/20.0 CPU\n  0.0/8.0 NPU\n";
         let fs = facts(t);
         assert_eq!(get(&fs, "ray.nodes_active", None).map(|v| v.0), Some(FactValue::Int(22)));
@@ -290,6 +291,12 @@ Node: 192.168.1.1\n Usage:\n  5.0/20.0 CPU\n  0.0/8.0 NPU\n";
         // the per-node NPU line is not a cluster total
         assert!(get(&fs, "ray.resource_total", Some("NPU")).is_none());
         assert_eq!(get(&fs, "ray.npu_absent", None), Some((FactValue::Bool(true), 15)));
+    }
+
+    #[test]
+    fn a_gpu_cluster_is_not_missing_npus() {
+        let t = "$ ray status\nResources\n--------\nTotal Usage:\n 0.0/128.0 CPU\n 0.0/8.0 GPU\n";
+        assert!(get(&facts(t), "ray.npu_absent", None).is_none());
     }
 
     #[test]
