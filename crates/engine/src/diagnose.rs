@@ -201,6 +201,7 @@ pub fn evaluate(cat: &Catalogue, c: &Collected, session: &Session, only: Option<
                     Some(name) => facts
                         .iter()
                         .filter(|f| f.name == name && f.segment != ANSWER_SEGMENT)
+                        .filter(|f| s.answered_subject.as_ref().is_none_or(|want| f.subject.as_ref() == Some(want)))
                         .take(5)
                         .map(&fact_line)
                         .collect(),

@@ -41,6 +41,10 @@ pub struct Step {
     /// A fact name that answers this step when present in the input.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answered_by: Option<String>,
+    /// With `answered_by`: only facts about this subject answer the step
+    /// (`ss.listen` about port 6379, `env.var` about `HCCL_SOCKET_IFNAME`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answered_subject: Option<String>,
     /// Answers the user can click instead of pasting the command's output
     /// (for users who cannot copy text off the cluster). Each adds facts.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -106,6 +110,10 @@ pub struct Cond {
     /// A regex matched against every scanned log line.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signature: Option<String>,
+    /// With `signature`: it must match at least this many lines (a wait
+    /// message printed every second is normal once, a problem 60 times).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_count: Option<usize>,
     /// A fact name (see `facts::FACT_NAMES`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fact: Option<String>,
@@ -196,7 +204,7 @@ impl Rule {
 /// A condition compiled against the signature set.
 #[derive(Debug)]
 pub(crate) enum Expr {
-    Sig(usize),
+    Sig(usize, usize),
     Fact { name: &'static str, subject: Option<String>, test: FactTest },
     Absent { name: &'static str, subject: Option<String> },
     All(Vec<Expr>),
@@ -278,12 +286,15 @@ pub(crate) struct Evidence<'a> {
 impl Expr {
     pub(crate) fn eval(&self, ev: &Evidence<'_>, why: &mut Why) -> bool {
         match self {
-            Expr::Sig(i) => {
+            Expr::Sig(i, min) => {
                 let lines = &ev.hits_by_sig[*i];
+                if lines.len() < (*min).max(1) {
+                    return false;
+                }
                 for l in lines {
                     why.hits.insert((*l, *i));
                 }
-                !lines.is_empty()
+                true
             }
             Expr::Fact { name, subject, test } => {
                 let mut any = false;
@@ -386,13 +397,23 @@ pub(crate) fn compile(c: &Cond, patterns: &mut Vec<String>) -> Result<Expr, Stri
         return Err("a condition needs exactly one of signature, fact, all, any, not".into());
     }
     let has_test = c.equals.is_some() || c.ne.is_some() || c.one_of.is_some() || c.lt.is_some() || c.gt.is_some() || c.matches.is_some();
+    if c.signature.is_none() && c.min_count.is_some() {
+        return Err("min_count only goes with signature".into());
+    }
     if c.fact.is_none() && (has_test || c.absent.is_some() || c.subject.is_some()) {
         return Err("subject/equals/ne/in/lt/gt/matches/absent only go with fact".into());
     }
     if let Some(sig) = &c.signature {
         regex::Regex::new(sig).map_err(|e| format!("signature {sig:?}: {e}"))?;
-        patterns.push(sig.clone());
-        return Ok(Expr::Sig(patterns.len() - 1));
+        // Reuse the slot of an identical pattern: one scan per distinct pattern.
+        let idx = match patterns.iter().position(|p| p == sig) {
+            Some(i) => i,
+            None => {
+                patterns.push(sig.clone());
+                patterns.len() - 1
+            }
+        };
+        return Ok(Expr::Sig(idx, c.min_count.unwrap_or(1)));
     }
     if let Some(name) = &c.fact {
         let name = registered(name).ok_or_else(|| format!("unknown fact {name:?} (see facts::FACT_NAMES)"))?;

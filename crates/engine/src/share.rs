@@ -173,7 +173,15 @@ fn build_from(
         // facts that answer this finding's steps
         for s in &cat.rules[pos].steps {
             if let Some(name) = &s.answered_by {
-                fact_ids.extend(c.facts.iter().enumerate().filter(|(_, x)| x.name == name).map(|(i, _)| i).take(5));
+                fact_ids.extend(
+                    c.facts
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, x)| x.name == name)
+                        .filter(|(_, x)| s.answered_subject.as_ref().is_none_or(|w| x.subject.as_ref() == Some(w)))
+                        .map(|(i, _)| i)
+                        .take(5),
+                );
             }
         }
     }

@@ -464,6 +464,43 @@ impl<'d> Checker<'_, '_, 'd> {
     }
 }
 
+/// The first `[` or `{` of a line that opens a flow collection (outside
+/// quotes and comments).
+fn flow_opener(text: &str) -> Option<char> {
+    text.chars().find(|c| matches!(c, '[' | '{'))
+}
+
+/// Index of the line whose flow collection (`[`/`{`, outside quotes and
+/// comments) is still open at the end of `lines`.
+fn unclosed_flow(lines: &[crate::segment::Line]) -> Option<usize> {
+    let mut stack: Vec<usize> = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        let mut quote: Option<char> = None;
+        let mut prev = ' ';
+        for c in l.text.chars() {
+            match quote {
+                Some(q) if c == q => quote = None,
+                Some(_) => {}
+                None => match c {
+                    '#' if prev.is_whitespace() => break,
+                    // A quote opens a scalar only where a scalar starts.
+                    '\'' | '"' if prev.is_whitespace() || matches!(prev, ':' | '[' | '{' | ',' | '-') => quote = Some(c),
+                    '[' | '{' => stack.push(i),
+                    ']' | '}' => {
+                        stack.pop();
+                    }
+                    _ => {}
+                },
+            }
+            prev = c;
+        }
+        if stack.len() > 64 {
+            return None;
+        }
+    }
+    stack.first().copied()
+}
+
 /// Parses one config segment.
 pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
     if seg.lines.is_empty() {
@@ -476,6 +513,13 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
         Err(e) => {
             let i = (e.line.max(1) as usize - 1).min(seg.lines.len() - 1);
             let l = &seg.lines[i];
+            // An unclosed `[` / `{` is reported where the parser gives up,
+            // often lines later: point at where it was opened as well.
+            if let Some(open) = unclosed_flow(&seg.lines[..i]) {
+                let o = &seg.lines[open];
+                let msg = format!("line {}: this '{}' is never closed", o.no, flow_opener(&o.text).unwrap_or('['));
+                sink.push("config.yaml_error", None, FactValue::Str(msg), o);
+            }
             let msg = format!("line {}, column {}: {}", l.no, e.col, e.message);
             sink.push("config.yaml_error", None, FactValue::Str(msg), l);
             return;
@@ -537,9 +581,13 @@ mod tests {
     #[test]
     fn malformed_yaml_is_a_fact_with_position() {
         let f = facts("actor_train:\n  device_mapping: [0, 1\n  strategy_args: x\n");
-        assert_eq!(f.len(), 1);
-        assert_eq!(f[0].name, "config.yaml_error");
-        assert!(f[0].value.to_text().contains("line"), "{:?}", f[0]);
+        assert!(!f.is_empty() && f.iter().all(|x| x.name == "config.yaml_error"), "{f:?}");
+        assert!(f.iter().any(|x| x.line == 2 && x.value.to_text().contains("never closed")), "{f:?}");
+        assert!(f.iter().all(|x| x.value.to_text().contains("line")), "{f:?}");
+        // A tab used for indentation: one fact, with line and column.
+        let f = facts("actor_train:\n\tdevice_mapping: list(range(0,8))\n");
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(f[0].value.to_text().starts_with("line "), "{f:?}");
     }
 
     #[test]
