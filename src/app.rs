@@ -15,9 +15,17 @@ pub const LANG_KEY: &str = "roll-doctor.lang";
 /// Pause after the last keystroke before diagnosing.
 pub const DEBOUNCE: Duration = Duration::from_millis(300);
 
-/// The paste behind "Load an example": a short terminal transcript.
-pub const EXAMPLE: &str = "$ ulimit -n
-1024
+/// The paste behind "Load an example": a short terminal transcript where
+/// one card's link is down and the plog shows the timeout it causes.
+pub const EXAMPLE: &str = "$ for i in {0..7}; do hccn_tool -i $i -link -g; done
+link status: UP
+link status: UP
+link status: DOWN
+link status: UP
+link status: UP
+link status: UP
+link status: UP
+link status: UP
 $ tail -n 2 /root/ascend/log/debug/plog/plog-1292363_20250408180520.log
 [ERROR] HCCL(60570,python):2025-04-08-18:07:20.444.436 [socket_manager.cc:200] [1][Wait] wait socket establish timeout, role[1] rank[12] timeout[120]
 EI0006: [PID: 1292363] 2025-04-08-18:07:20.444.436 Getting socket times out. Reason: Remote Rank did not send the data in time. Please check the reason for the rank being stuck
@@ -117,7 +125,8 @@ fn copy_text(text: String, state: RwSignal<CopyState>) {
     };
     let Some(win) = window() else { return settle(CopyState::Failed) };
     let nav = win.navigator();
-    let has_api = js_sys::Reflect::get(&nav, &JsValue::from_str("clipboard")).map(|v| !v.is_undefined()).unwrap_or(false);
+    let has_api =
+        js_sys::Reflect::get(&nav, &JsValue::from_str("clipboard")).map(|v| !v.is_undefined()).unwrap_or(false);
     if has_api {
         let promise = nav.clipboard().write_text(&text);
         let ok = Closure::once_into_js(move |_: JsValue| settle(CopyState::Copied));
@@ -247,20 +256,20 @@ fn finding_view(f: &Finding, report: &Report, lang: Lang) -> impl IntoView {
                 .map(|x| x.title.get(lang).to_string())
                 .unwrap_or_else(|| id.clone());
             let target = format!("f-{id}");
-            let jump = move |ev: leptos::ev::MouseEvent| {
-                ev.prevent_default();
+            let jump = move |_| {
                 if let Some(el) = window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(&target)) {
                     el.scroll_into_view();
                 }
             };
-            view! { <a href="" class="cause" data-cause=id.clone() on:click=jump>{title}</a> }
+            view! { <button type="button" class="cause" data-cause=id.clone() on:click=jump>{title}</button> }
         })
         .collect_view();
     let explained = (!f.explained_by.is_empty()).then(|| {
         view! { <p class="explained"><span class="k">{label("explained_by", lang)}{t(lang, "colon")}</span>{causes}</p> }
     });
     let more = f.evidence_total.saturating_sub(f.evidence.len());
-    let more = (more > 0).then(|| view! { <p class="more">{tf(lang, "more_evidence", &[("n", &more.to_string())])}</p> });
+    let more =
+        (more > 0).then(|| view! { <p class="more">{tf(lang, "more_evidence", &[("n", &more.to_string())])}</p> });
     let evidence = (!f.evidence.is_empty()).then(|| {
         view! {
             <section class="evidence">
@@ -345,8 +354,12 @@ fn segments_view(segs: &[SegmentInfo], lang: Lang) -> impl IntoView {
     }
 }
 
+fn useful_commands() -> impl IntoView {
+    let items = USEFUL_COMMANDS.iter().map(|c| view! { <li><code>{*c}</code></li> }).collect_view();
+    view! { <ul class="cmds">{items}</ul> }
+}
+
 fn hint_view(lang: Lang) -> impl IntoView {
-    let cmds = USEFUL_COMMANDS.iter().map(|c| view! { <li><code>{*c}</code></li> }).collect_view();
     view! {
         <div class="hint" data-hint="">
             <h2>{t(lang, "hint_title")}</h2>
@@ -356,7 +369,7 @@ fn hint_view(lang: Lang) -> impl IntoView {
                 <li>{t(lang, "hint_3")}</li>
             </ol>
             <p>{t(lang, "hint_commands")}</p>
-            <ul class="cmds">{cmds}</ul>
+            {useful_commands()}
         </div>
     }
 }
@@ -364,17 +377,26 @@ fn hint_view(lang: Lang) -> impl IntoView {
 fn results_view(d: &Diagnosis, lang: Lang) -> AnyView {
     let r = &d.report;
     let n = r.findings.len();
-    let count = if n == 1 { t(lang, "findings_one").to_string() } else { tf(lang, "findings_many", &[("n", &n.to_string())]) };
-    let stats = tf(
-        lang,
-        "stats",
-        &[("lines", &d.lines.to_string()), ("segments", &r.segments.len().to_string()), ("ms", &format!("{:.0}", d.ms))],
-    );
+    let count_of = |n: usize, one: &'static str, many: &'static str| {
+        if n == 1 {
+            t(lang, one).to_string()
+        } else {
+            tf(lang, many, &[("n", &n.to_string())])
+        }
+    };
+    let stats = [
+        count_of(d.lines, "n_line", "n_lines"),
+        count_of(r.segments.len(), "n_part", "n_parts"),
+        tf(lang, "n_ms", &[("n", &format!("{:.0}", d.ms))]),
+    ]
+    .join(" · ");
+    let count = count_of(n, "findings_one", "findings_many");
     let body = if n == 0 {
         view! {
             <div class="empty" data-empty="">
                 <p class="empty-title">{label("no_findings", lang)}</p>
                 <p>{t(lang, "empty_next")}</p>
+                {useful_commands()}
             </div>
         }
         .into_any()
@@ -427,6 +449,14 @@ pub fn App() -> impl IntoView {
         let _ = pending.try_set_value(h);
     };
     on_cleanup(cancel);
+    // Compile the rule catalogue (regexes) once the page has painted, so the
+    // first paste is diagnosed without that delay.
+    set_timeout(
+        || {
+            let _ = roll_doctor_engine::catalogue();
+        },
+        Duration::from_millis(30),
+    );
 
     let on_keydown = move |ev: leptos::ev::KeyboardEvent| {
         if (ev.ctrl_key() || ev.meta_key()) && ev.key() == "Enter" {

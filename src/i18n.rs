@@ -13,7 +13,11 @@ pub use roll_doctor_engine::{InputKind, Lang};
 pub const STRINGS: &[(&str, &str, &str)] = &[
     ("doc_title", "roll-doctor: diagnose ROLL on Ascend NPU", "roll-doctor：昇腾 NPU 上的 ROLL 故障诊断"),
     ("tagline", "Diagnose ROLL training failures on Ascend NPU clusters", "诊断昇腾 NPU 集群上的 ROLL 训练故障"),
-    ("privacy", "Runs entirely in your browser: nothing you paste leaves this page.", "完全在浏览器中运行：粘贴的内容不会离开本页面。"),
+    (
+        "privacy",
+        "Runs entirely in your browser: nothing you paste leaves this page.",
+        "完全在浏览器中运行：粘贴的内容不会离开本页面。",
+    ),
     ("lang_label", "Language", "语言"),
     ("input_label", "Logs, configs and command output", "日志、配置和命令输出"),
     (
@@ -30,14 +34,34 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("example", "Load an example", "载入示例"),
     ("shortcut", "Diagnoses as you type; Ctrl+Enter diagnoses at once.", "输入时自动诊断；按 Ctrl+Enter 立即诊断。"),
     ("hint_title", "How to use", "使用方法"),
-    ("hint_1", "Paste the failing job's log: the first error usually matters most.", "粘贴失败任务的日志：最先出现的错误通常最关键。"),
-    ("hint_2", "Add the ROLL YAML config and the output of the commands a finding asks for.", "再贴上 ROLL 的 YAML 配置，以及诊断结果中要求运行的命令的输出。"),
-    ("hint_3", "Each finding lists the evidence lines, the checks to run in order, and copyable fixes.", "每条诊断结果都列出证据行、按顺序执行的检查和可复制的修复方法。"),
+    (
+        "hint_1",
+        "Paste the failing job's log: the first error usually matters most.",
+        "粘贴失败任务的日志：最先出现的错误通常最关键。",
+    ),
+    (
+        "hint_2",
+        "Add the ROLL YAML config and the output of the commands a finding asks for.",
+        "再贴上 ROLL 的 YAML 配置，以及诊断结果中要求运行的命令的输出。",
+    ),
+    (
+        "hint_3",
+        "Each finding lists the evidence lines, the checks to run in order, and copyable fixes.",
+        "每条诊断结果都列出证据行、按顺序执行的检查和可复制的修复方法。",
+    ),
     ("hint_commands", "Useful to include:", "建议一并粘贴："),
-    ("empty_next", "Paste more of the log (the first error matters most) or the output of the commands above.", "可以粘贴更多日志（最先出现的错误最关键）或上面所列命令的输出。"),
+    (
+        "empty_next",
+        "If the job still fails, paste more of its log (the first error matters most) or the output of these commands:",
+        "如果任务仍然失败，请粘贴更多日志（最先出现的错误最关键），或以下命令的输出：",
+    ),
     ("findings_one", "1 finding", "发现 1 个问题"),
     ("findings_many", "{n} findings", "发现 {n} 个问题"),
-    ("stats", "{lines} lines · {segments} parts · {ms} ms", "{lines} 行 · {segments} 段 · {ms} 毫秒"),
+    ("n_line", "1 line", "1 行"),
+    ("n_lines", "{n} lines", "{n} 行"),
+    ("n_part", "1 part", "1 段"),
+    ("n_parts", "{n} parts", "{n} 段"),
+    ("n_ms", "{n} ms", "{n} 毫秒"),
     ("segments_title", "What the input was taken to be", "输入内容识别结果"),
     ("seg_line", "line {a}", "第 {a} 行"),
     ("seg_lines", "lines {a}–{b}", "第 {a}–{b} 行"),
@@ -170,6 +194,13 @@ mod tests {
             for (i, _) in src.match_indices(pat) {
                 let rest = &src[i + pat.len()..];
                 let key = &rest[..rest.find('"').unwrap()];
+                assert!(STRINGS.iter().any(|(k, _, _)| *k == key), "app.rs uses missing key {key:?}");
+                used += 1;
+            }
+        }
+        // `count_of(n, "one_key", "many_key")` calls.
+        for line in src.lines().filter(|l| l.contains("count_of(") && !l.contains("|n: usize")) {
+            for key in line.split('"').skip(1).step_by(2) {
                 assert!(STRINGS.iter().any(|(k, _, _)| *k == key), "app.rs uses missing key {key:?}");
                 used += 1;
             }

@@ -167,11 +167,31 @@ fn failure_like() -> &'static regex::Regex {
     RE.get_or_init(|| regex::Regex::new(crate::unexplained::PATTERN).expect("pattern compiles"))
 }
 
+/// True for a line shaped like a YAML mapping entry: indented `key: value`,
+/// or a top-level lowercase `snake_key:`. `RuntimeError: …` and `INFO: …`
+/// (capitalised, at column 0) are log lines, not keys.
+fn yaml_key_line(t: &str) -> bool {
+    let indented = t.starts_with(' ') || t.starts_with('\t');
+    let body = t.trim_start().trim_start_matches("- ");
+    let Some((key, rest)) = body.split_once(':') else { return false };
+    if !(rest.is_empty() || rest.starts_with(' ')) || key.is_empty() {
+        return false;
+    }
+    let ident = key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.');
+    let lower_snake = key.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    ident && (indented || lower_snake)
+}
+
 /// Scores a log: error/warning words, timestamps, CANN codes.
 fn log_score(seg: &Segment) -> u8 {
     let mut hits = 0usize;
     for l in seg.lines.iter().take(2000) {
         let t = &l.text;
+        // A YAML `key: value` line (`HCCL_CONNECT_TIMEOUT: "3600"` under
+        // system_envs) mentions HCCL without being a log line.
+        if yaml_key_line(t) {
+            continue;
+        }
         if t.contains("ERROR") || t.contains("Error") || t.contains("WARNING") || t.contains("INFO")
             || t.contains("Traceback") || t.contains("HCCL") || t.contains("[PID") || t.contains("pid=")
             || failure_like().is_match(t)
@@ -307,6 +327,16 @@ mod tests {
         assert_eq!(kinds, vec![InputKind::RollConfig, InputKind::Log]);
         assert_eq!(parts[0].0.lines[0].no, 1);
         assert_eq!(parts[1].0.lines[0].no, 13);
+    }
+
+    #[test]
+    fn system_envs_block_is_not_a_log() {
+        let t = "system_envs:\n  HCCL_CONNECT_TIMEOUT: 3600\n  HCCL_EXEC_TIMEOUT: \"3600\"\n  HCCL_NPU_SOCKET_PORT_RANGE: auto\n";
+        assert_ne!(kind(t), InputKind::Log);
+        let full = format!("exp_name: x\nrollout_batch_size: 64\n\n{t}\nactor_train:\n  device_mapping: list(range(0,8))\n");
+        let parts = split_and_detect(segment(&full).remove(0));
+        assert_eq!(parts.len(), 1, "{:?}", parts.iter().map(|p| p.1).collect::<Vec<_>>());
+        assert_eq!(parts[0].1.kind, InputKind::RollConfig);
     }
 
     #[test]

@@ -188,9 +188,16 @@ pub fn evaluate(cat: &Catalogue, c: &Collected, session: &Session, only: Option<
         let mut ev_lines: Vec<EvidenceLine> = why.facts.iter().map(|&i| fact_line(&facts[i])).collect();
         ev_lines.sort();
         ev_lines.dedup();
-        let total = keys.len() + ev_lines.len();
+        let fact_keys: HashSet<(Option<usize>, u32)> = ev_lines.iter().map(|e| (e.input, e.line)).collect();
+        let total = fact_keys.len()
+            + keys
+                .iter()
+                .filter(|&&k| !fact_keys.contains(&(multi.then_some((k >> 32) as usize), k as u32)))
+                .count();
         ev_lines.extend(keys.iter().take(MAX_EVIDENCE).map(|&k| evidence_line(k)));
         ev_lines.sort();
+        // A fact and a signature hit on the same line are one piece of evidence.
+        ev_lines.dedup_by(|a, b| a.input == b.input && a.line == b.line);
         ev_lines.truncate(MAX_EVIDENCE);
         let steps = rule
             .steps

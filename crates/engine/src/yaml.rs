@@ -148,7 +148,13 @@ enum Frame {
     Seq { line: u32, col: u32, items: Vec<Node> },
 }
 
+/// Deepest nesting of collections accepted. Real configs stay under ten
+/// levels; the limit keeps recursive `Drop`/`Clone` of the tree (and any
+/// recursive walk of it) far from the stack's end.
+pub const MAX_DEPTH: usize = 256;
+
 /// Parses the first document of `src`. An empty document gives `Ok(None)`.
+/// Nesting deeper than [`MAX_DEPTH`] is reported as an error.
 pub fn parse(src: &str) -> Result<Option<Node>, YamlError> {
     let mut parser = Parser::new_from_str(src);
     let mut stack: Vec<Frame> = Vec::new();
@@ -162,6 +168,9 @@ pub fn parse(src: &str) -> Result<Option<Node>, YamlError> {
         let line = span.start.line() as u32;
         let col = span.start.col() as u32 + 1;
         let done: Option<Node> = match event {
+            Event::MappingStart(..) | Event::SequenceStart(..) if stack.len() >= MAX_DEPTH => {
+                return Err(YamlError { line, col, message: format!("nesting deeper than {MAX_DEPTH} levels") });
+            }
             Event::MappingStart(..) => {
                 stack.push(Frame::Map { line, col, entries: Vec::new(), key: None });
                 None
@@ -231,6 +240,36 @@ mod tests {
     fn aliases_are_not_expanded() {
         let doc = parse("a: &x [1,2]\nb: *x\n").unwrap().unwrap();
         assert_eq!(doc.get("b").unwrap().value, Value::Alias);
+    }
+
+    #[test]
+    fn deep_nesting_and_odd_input_do_not_panic() {
+        for src in [
+            "[".repeat(100_000),
+            "{a: ".repeat(50_000),
+            "- ".repeat(50_000),
+            format!("{}x", "  ".repeat(10_000)),
+            "a: &x [1]\nb: *x\nc: *y\n".to_string(),
+            "\u{feff}a: 1\n".to_string(),
+            "a: 1\n---\nb: 2\n".to_string(),
+            "\t- x\n".to_string(),
+        ] {
+            let _ = parse(&src);
+        }
+        assert!(parse(&"- ".repeat(MAX_DEPTH + 1)).is_err());
+        assert!(parse(&"- ".repeat(MAX_DEPTH - 1)).is_ok());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn never_panics(s in "\\PC{0,300}") {
+            let _ = parse(&s);
+        }
+
+        #[test]
+        fn never_panics_on_yaml_punctuation(s in "[-:\\[\\]{},&*!|>'\"%@` #\n\ta-z0-9]{0,200}") {
+            let _ = parse(&s);
+        }
     }
 
     #[test]

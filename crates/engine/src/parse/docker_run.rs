@@ -97,16 +97,16 @@ pub(crate) fn shell_words(pieces: &[(usize, &str)]) -> Vec<Word> {
                     }
                     quote = Some(c);
                 }
-                '\\' => match chars.next() {
-                    Some(n) => {
+                '\\' => {
+                    // A trailing backslash is a line continuation.
+                    if let Some(n) = chars.next() {
                         if !in_word {
                             in_word = true;
                             cur_piece = tag;
                         }
                         cur.push(n);
                     }
-                    None => {} // line continuation
-                },
+                }
                 ' ' | '\t' => {
                     if in_word {
                         out.push(Word { text: std::mem::take(&mut cur), op: false, piece: cur_piece });
@@ -273,7 +273,7 @@ fn image_platform(image: &str) -> Option<&'static str> {
     let lower = image.to_ascii_lowercase();
     let tag = lower.rsplit('/').next().unwrap_or(&lower);
     let token = |t: &str| {
-        tag.split(|c: char| c == '-' || c == '_' || c == ':' || c == '.').any(|p| p == t)
+        tag.split(['-', '_', ':', '.']).any(|p| p == t)
     };
     if tag.contains("310p") {
         Some("310P")

@@ -181,6 +181,7 @@ fn grep_regex(stage: &[&str]) -> Option<Regex> {
     let mut extended = tool == "egrep";
     let mut fixed = tool == "fgrep";
     let mut icase = false;
+    let mut word = false;
     let mut patterns: Vec<String> = Vec::new();
     let mut it = stage.iter().skip(1);
     while let Some(w) = it.next() {
@@ -202,7 +203,8 @@ fn grep_regex(stage: &[&str]) -> Option<Regex> {
                     'E' => extended = true,
                     'i' => icase = true,
                     'F' => fixed = true,
-                    'w' | 'a' | 's' | 'n' | 'H' | 'h' => {}
+                    'w' => word = true,
+                    'a' | 's' | 'n' | 'H' | 'h' => {}
                     _ => return None,
                 }
             }
@@ -225,7 +227,10 @@ fn grep_regex(stage: &[&str]) -> Option<Regex> {
             }
         })
         .collect();
-    RegexBuilder::new(&alts.join("|")).case_insensitive(icase).size_limit(1 << 20).build().ok()
+    let alt = alts.join("|");
+    // -w: the match must not touch a word character (`_` included) on either side.
+    let pat = if word { format!(r"(?:^|[^\w])(?:{alt})(?:[^\w]|$)") } else { alt };
+    RegexBuilder::new(&pat).case_insensitive(icase).size_limit(1 << 20).build().ok()
 }
 
 fn mode_of(cmd: Option<&str>) -> Mode {
@@ -402,6 +407,8 @@ mod tests {
         let fs = facts("$ env | grep -i ascend\nASCEND_HOME_PATH=/x\n");
         assert!(!unset(&fs, "ASCEND_HOME_PATH"));
         assert!(unset(&fs, "ASCEND_OPP_PATH"));
+        let fs = facts("$ env | grep -w PATH\nPATH=/usr/bin\n");
+        assert!(!unset(&fs, "LD_LIBRARY_PATH"));
         let fs = facts("$ env | grep -v ASCEND\nPATH=/usr/bin\n");
         assert!(!unset(&fs, "ASCEND_HOME_PATH"));
         let fs = facts("$ env | grep 'ASCEND_HOME\\|LD_LIB'\n");

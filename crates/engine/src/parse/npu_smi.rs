@@ -38,6 +38,7 @@
 use super::FactSink;
 use crate::facts::FactValue;
 use crate::segment::{Line, Segment};
+use crate::signatures::is_typed_command;
 use regex::Regex;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -73,6 +74,11 @@ fn ret_re() -> &'static Regex {
 fn id_arg_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     re(&RE, r"npu-smi\b.*?\s-i\s*(\d+)(?:.*?\s-c\s*(\d+))?")
+}
+
+fn npu_row_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    re(&RE, r"^\|\s*\d+\s+\S+[^|]*\|\s*(?:OK|Warning|Alarm|Critical|Fault|Abnormal)\s*\|")
 }
 
 fn no_proc_re() -> &'static Regex {
@@ -147,17 +153,17 @@ pub fn score(seg: &Segment) -> u8 {
     let mut best = 0u8;
     for l in seg.lines.iter().take(400) {
         let t = l.text.trim();
-        let s = if t.contains("npu-smi") && t.contains("Version:") {
+        let banner = t.contains("npu-smi") && t.contains("Version:");
+        let header = t.starts_with('|') && t.contains("NPU") && t.contains("Name") && t.contains("Health");
+        let procs = t.contains("No running processes found in NPU")
+            || (t.starts_with('|') && t.contains("Process id") && t.contains("Process name"));
+        let s = if banner || header {
             95
-        } else if t.starts_with('|') && t.contains("NPU") && t.contains("Name") && t.contains("Health") {
-            95
-        } else if t.contains("No running processes found in NPU") {
+        } else if procs {
             90
-        } else if t.starts_with('|') && t.contains("Process id") && t.contains("Process name") {
-            90
-        } else if t.starts_with("Health Status") && t.contains(':') {
+        } else if npu_row_re().is_match(t) || (t.starts_with("Health Status") && t.contains(':')) {
             80
-        } else if ret_re().is_match(t) {
+        } else if ret_re().is_match(t) && !is_typed_command(t) {
             70
         } else {
             0
@@ -195,6 +201,9 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
             if let Some(q) = query_ids(t) {
                 query = Some(q);
             }
+        }
+        if is_typed_command(t) {
+            continue; // `grep "ret is -8005" …` mentions an error, it is not one
         }
         if let Some(c) = ret_re().captures(t) {
             sink.push("npu.smi_error", None, FactValue::Str(c[1].to_string()), line);
@@ -501,6 +510,8 @@ mod tests {
     fn errors_health_query_and_list() {
         let fs = facts("$ npu-smi info\nDrvMngGetConsoleLogLevel failed. (g_conLogLevel=3)\ndcmi module initialize failed. ret is -8005\n");
         assert_eq!(get(&fs, "npu.smi_error", None), vec![&FactValue::Str("-8005".into())]);
+        let fs = facts("  501  grep -n 'dcmi module initialize failed. ret is -8005' /var/log/x\n");
+        assert!(get(&fs, "npu.smi_error", None).is_empty());
         let fs = facts("# npu-smi info\ndcmi model initialized failed, because the device is used. ret is -8020\n");
         assert_eq!(get(&fs, "npu.smi_error", None), vec![&FactValue::Str("-8020".into())]);
         let fs = facts("$ npu-smi info -t health -i 5\nHealth Status                  : Warning\nError Code                     : 80E18005\n");
@@ -522,6 +533,45 @@ mod tests {
         // a row cut in the middle
         let fs = facts("$ npu-smi info\n| NPU   Name | Health |\n| Chip | Bus-Id |\n| 0     910B1\n| 0 | 0000:61:00.0 | 0   3401 /\n");
         assert!(get(&fs, "npu.hbm_used_mb", Some("0")).is_empty());
+    }
+
+    #[test]
+    fn indented_and_elided_table() {
+        // ../shared/samples/c18: indented, rows elided with `...`, a -t health query after it.
+        let t = "        +------------------------------------------------------------------------------------------------+
+        | npu-smi 23.0.5                   Version: 23.0.5                                               |
+        | NPU   Name                | Health        | Power(W)    Temp(C)           Hugepages-Usage(page)|
+        | Chip                      | Bus-Id        | AICore(%)   Memory-Usage(MB)  HBM-Usage(MB)        |
+        +===========================+===============+====================================================+
+        | 0     xxx                 | OK            | 73.1        37                0    / 0             |
+        | 0                         | 0000:61:00.0  | 0           920  / 13553      0    / 32768         |
+        +===========================+===============+====================================================+
+        ...
+        +===========================+===============+====================================================+
+        | 7     xxx                 | OK            | 67.0        38                0    / 0             |
+        | 0                         | 0000:3D:00.0  | 0           2346 / 15567      0    / 32768         |
+        +===========================+===============+====================================================+
+        | NPU     Chip              | Process id    | Process name             | Process memory(MB)      |
+        | No running processes found in NPU 0                                                            |
+
+        /usr/local/bin/npu-smi info -i 0 -c 0 -t health
+        Health Status                  : OK
+";
+        let fs = facts(t);
+        assert_eq!(get(&fs, "npu.count", None), vec![&FactValue::Int(8)]);
+        assert_eq!(get(&fs, "npu.platform", None), vec![&FactValue::Str("unknown".into())]);
+        assert_eq!(get(&fs, "npu.hbm_used_mb", Some("7")), vec![&FactValue::Int(0)]);
+        assert_eq!(get(&fs, "npu.hbm_total_mb", Some("7")), vec![&FactValue::Int(32768)]);
+        assert_eq!(get(&fs, "npu.health", Some("0")).len(), 2);
+        assert!(get(&fs, "npu.hbm_in_use", Some("0")).is_empty());
+    }
+
+    #[test]
+    fn bare_rows_are_recognised() {
+        let t = "| 0     910B1               | OK            | 73.1        37                0    / 0             |\n| 0                         | 0000:61:00.0  | 0           0    / 0          3401 / 65536         |\n";
+        assert_eq!(super::score(&segment(t)[0]), 80);
+        let fs = facts(t);
+        assert_eq!(get(&fs, "npu.hbm_used_mb", Some("0")), vec![&FactValue::Int(3401)]);
     }
 
     #[test]

@@ -142,6 +142,7 @@ fn grep_regex(stage: &[&str]) -> Option<Regex> {
     let mut extended = stage.first() == Some(&"egrep");
     let mut icase = false;
     let mut fixed = false;
+    let mut word = false;
     let mut pats = Vec::new();
     let mut it = stage.iter().skip(1);
     while let Some(w) = it.next() {
@@ -154,7 +155,7 @@ fn grep_regex(stage: &[&str]) -> Option<Regex> {
                     'E' => extended = true,
                     'i' => icase = true,
                     'F' => fixed = true,
-                    'w' => {}
+                    'w' => word = true,
                     _ => return None,
                 }
             }
@@ -171,7 +172,9 @@ fn grep_regex(stage: &[&str]) -> Option<Regex> {
         .iter()
         .map(|p| if fixed { regex::escape(p) } else if extended { p.clone() } else { p.replace("\\|", "|") })
         .collect();
-    RegexBuilder::new(&alts.join("|")).case_insensitive(icase).size_limit(1 << 20).build().ok()
+    let alt = alts.join("|");
+    let pat = if word { format!(r"(?:^|[^\w])(?:{alt})(?:[^\w]|$)") } else { alt };
+    RegexBuilder::new(&pat).case_insensitive(icase).size_limit(1 << 20).build().ok()
 }
 
 fn mode_of(cmd: Option<&str>) -> Mode {
@@ -345,6 +348,8 @@ mod tests {
         let fs = facts("$ pip list | grep torch\ntorch              2.10.0\ntorchvision        0.25.0\n");
         assert!(missing(&fs, "torch-npu"));
         assert!(!missing(&fs, "triton-ascend"));
+        let fs = facts("$ pip list | grep -w torch\ntorch 2.10.0\n");
+        assert!(!missing(&fs, "torch-npu"), "-w torch matches torch-npu but not torch_npu");
         let fs = facts("$ pip list | grep torch_npu\n");
         assert!(!missing(&fs, "torch-npu"), "torch-npu would print as torch-npu, which torch_npu does not match");
         let fs = facts("$ pip freeze\ntorch==2.7.1\ntorch-npu==2.7.1rc1\n");

@@ -87,6 +87,9 @@ pub const FACTS: &[(&str, &str)] = &[
     ("config.train_steps_zero", "per-rank batch smaller than one optimizer step (the division gives 0); subject = role"),
 ];
 
+/// Roles compared pairwise for colocation at most.
+const MAX_PAIRWISE_ROLES: usize = 64;
+
 const ROLE_MARKERS: &[&str] = &["strategy_args", "device_mapping", "worker_cls", "model_args"];
 
 fn is_role(node: &Node) -> bool {
@@ -160,6 +163,12 @@ fn python_type(yaml_type: &str) -> &'static str {
         "map" => "dict",
         _ => "str",
     }
+}
+
+/// True when the two id lists share an id (sets, so large mappings stay fast).
+fn overlaps(a: &[i64], b: &[i64]) -> bool {
+    let set: std::collections::HashSet<i64> = a.iter().copied().collect();
+    b.iter().any(|x| set.contains(x))
 }
 
 struct Role<'a> {
@@ -273,9 +282,12 @@ impl<'d> Checker<'_, '_, 'd> {
         let name = target.as_str()?;
         self.str_fact("config.strategy_name", role, name, sn.line);
         let known = schema::STRATEGY_NAMES.contains(&name);
-        if !known && !schema::REMOVED_STRATEGIES.contains(&name) && !schema::TOLERATED_STRATEGIES.contains(&name) {
-            self.str_fact("config.strategy_invalid", role, name, sn.line);
-        } else if role == "actor_infer" && known && !schema::INFER_STRATEGIES.contains(&name) {
+        // Not a Literal value (removed DeepSpeed names have their own rule),
+        // or a valid name actor_infer may not use.
+        let not_literal =
+            !known && !schema::REMOVED_STRATEGIES.contains(&name) && !schema::TOLERATED_STRATEGIES.contains(&name);
+        let bad_infer = role == "actor_infer" && known && !schema::INFER_STRATEGIES.contains(&name);
+        if not_literal || bad_infer {
             self.str_fact("config.strategy_invalid", role, name, sn.line);
         }
         Some(name)
@@ -341,9 +353,10 @@ impl<'d> Checker<'_, '_, 'd> {
             self.emit("config.devices_needed", Some(name), FactValue::Int(max.saturating_add(1)), line);
         }
         // Colocated or separate.
-        if gpu.len() >= 2 {
+        // (Pairwise: bounded, real configs have a handful of roles.)
+        if gpu.len() >= 2 && gpu.len() <= MAX_PAIRWISE_ROLES {
             for (i, r) in gpu.iter().enumerate() {
-                let shared = gpu.iter().enumerate().any(|(j, o)| j != i && o.ids.iter().any(|x| r.ids.contains(x)));
+                let shared = gpu.iter().enumerate().any(|(j, o)| j != i && overlaps(&r.ids, &o.ids));
                 let v = if shared { "colocated" } else { "separate" };
                 self.str_fact("config.placement", &r.name, v, r.dm_line);
             }
@@ -372,7 +385,7 @@ impl<'d> Checker<'_, '_, 'd> {
                 }
             }
             // Colocated FSDP2 → vLLM weight sync aligns on TP groups.
-            let overlap = t.ids.iter().any(|x| i.ids.contains(x));
+            let overlap = overlaps(&t.ids, &i.ids);
             if overlap && t.strategy == Some("fsdp2_train") && i.strategy == Some("vllm") {
                 let sc = i.node.get("strategy_args").and_then(|s| s.get("strategy_config"));
                 if let Some(tp) = int_field(self.doc, sc, "tensor_parallel_size", 1).filter(|tp| *tp > 1) {
@@ -403,7 +416,10 @@ impl<'d> Checker<'_, '_, 'd> {
                 None => return,
             },
         };
-        let Some(samples) = rbs.checked_mul(n).filter(|s| *s > 0) else { return };
+        if rbs <= 0 || n <= 0 {
+            return;
+        }
+        let Some(samples) = rbs.checked_mul(n) else { return };
         for name in ["actor_train", "critic", "reference"] {
             let Some(r) = gpu.iter().find(|r| r.name == name) else { continue };
             let Some(k) = self.gpus_per_worker(r).filter(|k| *k > 0) else { continue };
@@ -720,6 +736,18 @@ mod tests {
         // Healthy: c34's numbers.
         let f = batch(16, 8, "list(range(0,8))", 1, 8);
         assert!(named(&f, "config.batch_lt_dp").is_empty() && named(&f, "config.train_steps_zero").is_empty() && named(&f, "config.batch_not_divisible").is_empty());
+    }
+
+    #[test]
+    fn large_mappings_and_many_roles_stay_fast() {
+        let mut cfg = String::new();
+        for i in 0..200 {
+            cfg.push_str(&format!("role{i}:\n  strategy_args:\n    strategy_name: vllm\n  device_mapping: list(range(0,16000))\n"));
+        }
+        let t = std::time::Instant::now();
+        let f = facts(&cfg);
+        assert_eq!(one(&f, "config.devices_needed").1, "16000");
+        assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
     }
 
     #[test]

@@ -82,12 +82,9 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
     for line in &seg.lines {
         let b = body(&line.text);
         let t = b.trim();
-        if expect_answer && !t.is_empty() {
-            match t {
-                "True" => sink.push("torch.npu_available", None, FactValue::Bool(true), line),
-                "False" => sink.push("torch.npu_available", None, FactValue::Bool(false), line),
-                _ => {}
-            }
+        // The answer may follow warnings that torch_npu prints first.
+        if expect_answer && (t == "True" || t == "False") {
+            sink.push("torch.npu_available", None, FactValue::Bool(t == "True"), line);
             expect_answer = false;
         }
         if t.contains("npu.is_available()") && !t.starts_with("File ") {
@@ -170,6 +167,8 @@ mod tests {
         assert!(fs.iter().any(|f| f.name == "torch.npu_available" && f.value == crate::facts::FactValue::Bool(false) && f.line == 2));
         let fs = facts("python -c \"import torch; import torch_npu; print(torch.npu.is_available())\"\nTrue\n");
         assert!(fs.iter().any(|f| f.name == "torch.npu_available" && f.value == crate::facts::FactValue::Bool(true)));
+        let fs = facts("$ python -c \"import torch, torch_npu; print(torch.npu.is_available())\"\n/usr/lib/python3/site-packages/torch_npu/__init__.py:248: UserWarning: On the interactive interface, the value of TASK_QUEUE_ENABLE is set to 0 by default.\nFalse\n");
+        assert!(fs.iter().any(|f| f.name == "torch.npu_available" && f.line == 3));
         let fs = facts("print(x)\nFalse\n");
         assert!(!fs.iter().any(|f| f.name == "torch.npu_available"));
     }

@@ -52,6 +52,7 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
 mod tests {
     use crate::facts::FactValue;
     use crate::segment::segment;
+    use proptest::prelude::*;
 
     fn nofile(text: &str) -> Vec<FactValue> {
         let seg = &segment(text)[0];
@@ -67,5 +68,15 @@ mod tests {
         assert_eq!(nofile("$ ulimit -a\ncore file size (blocks, -c) 0\nopen files                      (-n) 65536\n"), vec![FactValue::Int(65536)]);
         assert_eq!(nofile("$ ulimit -n\n"), vec![]);
         assert_eq!(nofile("$ ulimit -n\nbash: ulimit: foo\n"), vec![]);
+    }
+
+    proptest! {
+        #[test]
+        fn never_panics(s in "\\PC{0,200}") {
+            for seg in segment(&format!("$ ulimit -n\n{s}")).iter().chain(segment(&s).iter()) {
+                let mut facts = Vec::new();
+                super::parse(seg, &mut super::FactSink::new(&mut facts, 0));
+            }
+        }
     }
 }

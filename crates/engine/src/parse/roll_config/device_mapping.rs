@@ -28,7 +28,7 @@
 //! ```
 
 /// Largest list the evaluator materialises.
-pub const MAX_IDS: usize = 65_536;
+pub const MAX_IDS: usize = 16_384;
 /// Longest source evaluated; longer strings are [`Outcome::Unknown`].
 pub const MAX_SRC: usize = 4096;
 /// Deepest nesting evaluated.
