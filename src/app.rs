@@ -517,7 +517,7 @@ pub fn App() -> impl IntoView {
                     <p class="shortcut">{move || t(lang.get(), "shortcut")}</p>
                     <p class="privacy">{move || t(lang.get(), "privacy")}</p>
                 </section>
-                <section class="results" aria-live="polite">
+                <section class="results">
                     {move || {
                         let l = lang.get();
                         diagnosis.with(|d| match d {
