@@ -142,7 +142,7 @@ fn run(cli: Cli) -> Result<String, String> {
                 }
             })
         }
-        Command::Signatures => Ok(catalogue().signatures.regexes.iter().map(|r| format!("{}\n", r.as_str())).collect()),
+        Command::Signatures => Ok(catalogue().signatures.patterns.iter().map(|p| format!("{p}\n")).collect()),
         Command::Facts => Ok(facts::registry().map(|(n, d)| format!("{n:<28} {d}\n")).collect()),
     }
 }

@@ -211,7 +211,7 @@ fn build_from(
     let hits = hit_keys
         .iter()
         .map(|&(key, sig)| SharedHit {
-            pattern: pattern_id(cat.signatures.regexes[sig].as_str()),
+            pattern: pattern_id(&cat.signatures.patterns[sig]),
             input: (key >> 32) as u32,
             line: key as u32,
         })
@@ -295,7 +295,7 @@ pub fn report_from(p: &Payload) -> SharedReport {
     let cat = catalogue();
     let inputs = (p.inputs.max(1) as usize).min(1024);
     let by_pattern: HashMap<u32, usize> =
-        cat.signatures.regexes.iter().enumerate().map(|(i, r)| (pattern_id(r.as_str()), i)).collect();
+        cat.signatures.patterns.iter().enumerate().map(|(i, p)| (pattern_id(p), i)).collect();
     let mut c = Collected {
         inputs,
         segments: (0..inputs)

@@ -5,20 +5,25 @@
 //! runs a single multi-pattern automaton with a literal prefilter), instead
 //! of one regex pass per rule.
 //!
+//! Patterns are compiled over bytes with Unicode off, so `\b`, `\d`, `\w`
+//! and `(?i)` have their ASCII meaning. That is what log text needs, and it
+//! matters for speed: a Unicode word boundary cannot run in the lazy DFA,
+//! and on lines with non-ASCII text (progress bars, Chinese) the whole set
+//! fell back to a slow engine — 100× slower on a mixed log.
+//!
 //! Lines the user *typed* are not evidence: `grep EI0006 plog` or
 //! `export HCCL_CONNECT_TIMEOUT=3600` mention an error string or a setting
 //! without anything having failed. [`is_typed_command`] filters them.
 
 use crate::segment::Line;
-use regex::{Regex, RegexSet};
+use regex::bytes::{RegexSet, RegexSetBuilder};
 
 /// All signatures, compiled.
 #[derive(Debug)]
 pub struct SignatureSet {
     set: RegexSet,
-    /// The individual regexes, same order as the set (kept for captures and
-    /// for tools that want to show which part matched).
-    pub regexes: Vec<Regex>,
+    /// The pattern texts, in set order.
+    pub patterns: Vec<String>,
 }
 
 /// One signature match.
@@ -65,22 +70,22 @@ impl SignatureSet {
     /// Compiles `patterns`. Fails with the index and message of the first
     /// pattern that does not compile.
     pub fn new(patterns: &[String]) -> Result<SignatureSet, (usize, String)> {
-        let mut regexes = Vec::with_capacity(patterns.len());
+        let build = |ps: &[String]| RegexSetBuilder::new(ps).unicode(false).size_limit(64 << 20).build();
         for (i, p) in patterns.iter().enumerate() {
-            regexes.push(Regex::new(p).map_err(|e| (i, e.to_string()))?);
+            build(std::slice::from_ref(p)).map_err(|e| (i, e.to_string()))?;
         }
-        let set = RegexSet::new(patterns).map_err(|e| (0, e.to_string()))?;
-        Ok(SignatureSet { set, regexes })
+        let set = build(patterns).map_err(|e| (0, e.to_string()))?;
+        Ok(SignatureSet { set, patterns: patterns.to_vec() })
     }
 
     /// Number of signatures.
     pub fn len(&self) -> usize {
-        self.regexes.len()
+        self.patterns.len()
     }
 
     /// True when there are no signatures.
     pub fn is_empty(&self) -> bool {
-        self.regexes.is_empty()
+        self.patterns.is_empty()
     }
 
     /// Scans `lines` once, returning every (signature, line) hit in line order.
@@ -93,9 +98,9 @@ impl SignatureSet {
         let wrap = wrap_width(lines);
         let mut joined = String::new();
         for (i, line) in lines.iter().enumerate() {
-            let hit = self.set.is_match(&line.text);
+            let hit = self.set.is_match(line.text.as_bytes());
             if hit && !is_typed_command(&line.text) {
-                for idx in self.set.matches(&line.text).iter() {
+                for idx in self.set.matches(line.text.as_bytes()).iter() {
                     out.push(Hit { signature: idx, line: line.no });
                 }
             }
@@ -110,9 +115,9 @@ impl SignatureSet {
             if is_typed_command(&joined) {
                 continue;
             }
-            let own = self.set.matches(&line.text);
-            let theirs = self.set.matches(&next.text);
-            for idx in self.set.matches(&joined).iter() {
+            let own = self.set.matches(line.text.as_bytes());
+            let theirs = self.set.matches(next.text.as_bytes());
+            for idx in self.set.matches(joined.as_bytes()).iter() {
                 if !own.matched(idx) && !theirs.matched(idx) {
                     out.push(Hit { signature: idx, line: line.no });
                 }
