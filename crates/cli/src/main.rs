@@ -9,7 +9,7 @@
 //! usage or unreadable input.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use roll_doctor_engine::{catalogue, diagnose_inputs, facts, render, Input, Lang};
+use roll_doctor_engine::{catalogue, diagnose_inputs, facts, render, Input, InputKind, KindOverride, Lang};
 use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
 
@@ -51,6 +51,11 @@ enum Command {
         /// Language of titles and explanations (default: from $LANG, else en).
         #[arg(long, value_enum)]
         lang: Option<LangArg>,
+        /// Override the detected kind of a segment: `LINE=KIND` (first file) or
+        /// `FILE_NO:LINE=KIND` (1-based file number), LINE being the segment's
+        /// first line as the JSON `segments` list shows it. Repeatable.
+        #[arg(long = "kind", value_name = "[FILE_NO:]LINE=KIND")]
+        kinds: Vec<String>,
     },
     /// List every rule with its id, severity and titles.
     Rules {
@@ -88,9 +93,26 @@ fn read_input(name: &str) -> Result<Input, String> {
     Ok(Input { label: if name == "-" { "stdin".into() } else { name.into() }, text, ..Input::default() })
 }
 
+/// Parses `[FILE_NO:]LINE=KIND`.
+fn parse_kind(spec: &str) -> Result<(usize, KindOverride), String> {
+    let bad = || format!("--kind {spec}: expected [FILE_NO:]LINE=KIND, KIND one of {}", kind_names().join(", "));
+    let (pos, kind) = spec.split_once('=').ok_or_else(bad)?;
+    let (file, line) = match pos.split_once(':') {
+        Some((f, l)) => (f.parse::<usize>().map_err(|_| bad())?.checked_sub(1).ok_or_else(bad)?, l),
+        None => (0, pos),
+    };
+    let start_line = line.parse::<u32>().map_err(|_| bad())?;
+    let kind = serde_json::from_value::<InputKind>(serde_json::Value::String(kind.to_string())).map_err(|_| bad())?;
+    Ok((file, KindOverride { start_line, kind }))
+}
+
+fn kind_names() -> Vec<String> {
+    InputKind::ALL.iter().filter_map(|k| serde_json::to_value(k).ok()).filter_map(|v| v.as_str().map(String::from)).collect()
+}
+
 fn run(cli: Cli) -> Result<String, String> {
     match cli.command {
-        Command::Diagnose { files, format, lang } => {
+        Command::Diagnose { files, format, lang, kinds } => {
             let lang = match lang {
                 Some(LangArg::En) => Lang::En,
                 Some(LangArg::Zh) => Lang::Zh,
@@ -104,7 +126,12 @@ fn run(cli: Cli) -> Result<String, String> {
             } else {
                 files
             };
-            let inputs = files.iter().map(|f| read_input(f)).collect::<Result<Vec<_>, _>>()?;
+            let mut inputs = files.iter().map(|f| read_input(f)).collect::<Result<Vec<_>, _>>()?;
+            for k in &kinds {
+                let (file, o) = parse_kind(k)?;
+                let input = inputs.get_mut(file).ok_or_else(|| format!("--kind {k}: there is no file number {}", file + 1))?;
+                input.overrides.push(o);
+            }
             let report = diagnose_inputs(&inputs);
             Ok(match format {
                 Format::Json => serde_json::to_string_pretty(&report).expect("report serialises") + "\n",

@@ -78,3 +78,15 @@ fn rules_json_lists_every_rule_with_both_titles() {
     }
     assert!(rules.iter().any(|r| r["id"] == "hccl-connect-timeout"));
 }
+
+#[test]
+fn kind_override() {
+    let (code, out, _) = run_stdin(&["diagnose", "--format", "json", "--kind", "1=ulimit", "-"], "1024\n");
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["segments"][0]["kind"], "ulimit");
+    assert_eq!(v["findings"][0]["id"], "ulimit-too-low");
+    let (code, _, err) = run_stdin(&["diagnose", "--kind", "1=banana", "-"], "1024\n");
+    assert_eq!(code, 2);
+    assert!(err.contains("KIND one of"), "{err}");
+}

@@ -156,3 +156,30 @@ fn the_user_can_override_a_segment_kind() {
     assert_eq!(r.segments[0].kind, InputKind::Ulimit);
     assert_eq!(r.segments[0].confidence, 100);
 }
+
+/// Inputs that mention failures without having them raise no error or warn finding.
+#[test]
+fn no_false_alarms_on_mentions() {
+    let cases: &[(&str, &str)] = &[
+        ("env dump", "$ env | grep -E 'ASCEND|HCCL'\nASCEND_HOME_PATH=/usr/local/Ascend/ascend-toolkit/latest\nASCEND_RT_VISIBLE_DEVICES=0,1,2,3,4,5,6,7\nHCCL_CONNECT_TIMEOUT=3600\nHCCL_NPU_SOCKET_PORT_RANGE=auto\nASCEND_GLOBAL_LOG_LEVEL=3\n"),
+        ("warning next to nothing", "Warning: CAUTION: The operator 'aten::isin.Tensor_Tensor_out' is not currently supported on the NPU backend and will fall back to run on the CPU.\n"),
+        ("typed grep", "[root@node1 ~]# grep -rn \"Too many open files\" /tmp/ray/session_latest/logs/\n[root@node1 ~]# grep EI0006 /root/ascend/log/debug/plog/*.log\n"),
+        ("history", "$ history | tail -3\n  501  export HCCL_CONNECT_TIMEOUT=3600\n  502  grep EI0006 plog.log\n  503  npu-smi info\n"),
+        ("commented yaml", "actor_train:\n  strategy_args:\n    # strategy_name: megatron_train\n    strategy_name: fsdp2_train\n  # device_mapping: [0,1,2,3]\n  device_mapping: list(range(0,8))\n"),
+        ("export lines", "export HCCL_CONNECT_TIMEOUT=3600\nexport HCCL_EXEC_TIMEOUT=3600\nexport HCCL_NPU_SOCKET_PORT_RANGE=\"auto\"\n"),
+    ];
+    for (name, text) in cases {
+        let r = diagnose(text);
+        let alarms: Vec<_> = r.findings.iter().filter(|f| f.severity != Severity::Info).map(|f| f.id.clone()).collect();
+        assert!(alarms.is_empty(), "{name}: {alarms:?}");
+    }
+}
+
+/// A WARNING next to a real error: the error is found, the warning is not one.
+#[test]
+fn warning_next_to_a_real_error() {
+    let text = "Warning: The HCCL execution timeout was set to never timeout, so it is bigger than watchdog timeout 1800000ms\nEI0006: Getting socket times out.\n";
+    let r = diagnose(text);
+    let alarms: Vec<_> = r.findings.iter().filter(|f| f.severity != Severity::Info).map(|f| f.id.as_str()).collect();
+    assert_eq!(alarms, vec!["hccl-connect-timeout"]);
+}

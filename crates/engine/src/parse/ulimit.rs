@@ -27,10 +27,15 @@ fn value(token: &str) -> Option<i64> {
 
 /// Parses one `ulimit` segment.
 pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
-    let bare_n = seg.command.as_deref().is_some_and(|c| {
-        let c = c.trim();
-        c.starts_with("ulimit") && (c.contains("-n") || c.contains("-Sn") || c.contains("-Hn")) && !c.contains("-a")
-    });
+    let bare_n = match seg.command.as_deref() {
+        Some(c) => {
+            let c = c.trim();
+            c.starts_with("ulimit") && (c.contains("-n") || c.contains("-Sn") || c.contains("-Hn")) && !c.contains("-a")
+        }
+        // No command: only the user's override can have made this a ulimit
+        // segment; a lone number is then the `ulimit -n` answer.
+        None => seg.lines.iter().filter(|l| !l.text.trim().is_empty()).count() == 1,
+    };
     for line in &seg.lines {
         let t = line.text.trim();
         if t.contains("open files") && t.contains("(-n)") {
