@@ -85,6 +85,126 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("kind_ray-status", "ray status output", "ray status 输出"),
     ("kind_docker-run", "docker run command", "docker run 命令"),
     ("kind_unrecognised", "not recognised", "未识别"),
+    // inputs
+    ("input_n", "Input {n}", "输入 {n}"),
+    ("input_label_ph", "Label: node or rank (e.g. node-1)", "标签：节点或 rank（如 node-1）"),
+    ("input_label_aria", "Label of input {n}", "输入 {n} 的标签"),
+    ("input_text_aria", "Text of input {n}", "输入 {n} 的内容"),
+    ("add_input", "Add another input", "再添加一段输入"),
+    ("remove_input_aria", "Remove input {n}", "删除输入 {n}"),
+    ("open_files", "Open log files…", "打开日志文件…"),
+    ("drop_hint", "or drop files anywhere on this page", "或把文件拖放到本页面任意位置"),
+    ("drop_here", "Drop the files to add them as inputs", "松开即可把文件添加为输入"),
+    ("reading_file", "Reading {name}: {pct}%", "正在读取 {name}：{pct}%"),
+    ("read_failed", "Could not read {name}.", "无法读取 {name}。"),
+    ("diagnosing", "Diagnosing…", "正在诊断…"),
+    (
+        "file_card",
+        "{name}: {size}, {lines} lines. Too large to edit here; it is diagnosed as it is.",
+        "{name}：{size}，共 {lines} 行。内容过大，不在此处编辑，按原样诊断。",
+    ),
+    ("show_text", "Show the text", "查看内容"),
+    (
+        "not_saved_large",
+        "Too large to keep in this browser ({size}): it will not come back after a reload.",
+        "内容过大（{size}），不会保存在本浏览器中，刷新页面后不会恢复。",
+    ),
+    (
+        "omitted_restored",
+        "This input ({size}) was too large to keep after a reload: paste or drop it again.",
+        "该输入（{size}）过大，刷新后未能保留：请重新粘贴或拖入。",
+    ),
+    (
+        "storage_unavailable",
+        "This browser does not let the page keep your inputs: they will be lost on reload.",
+        "本浏览器不允许页面保存输入内容：刷新页面后输入会丢失。",
+    ),
+    (
+        "saved_note",
+        "Your inputs are kept in this browser as you type; Clear removes them.",
+        "输入内容会随时保存在本浏览器中；点击“清空”即可删除。",
+    ),
+    ("seg_kind_aria", "Kind of {range}", "{range}的类型"),
+    ("seg_overridden", "your choice", "手动指定"),
+    // findings and steps
+    ("line_n_aria", "Show line {n} in the input", "在输入中查看第 {n} 行"),
+    ("from_symptom", "your symptom", "你选择的症状"),
+    ("remove_symptom", "Remove this symptom", "移除该症状"),
+    ("step_next", "next", "下一步"),
+    ("step_answer", "Answer this check", "回答此项检查"),
+    ("your_answer", "Your answer", "你的回答"),
+    ("change_answer", "Change", "修改"),
+    ("paste_output_label", "Paste the output of the command here:", "在此粘贴该命令的输出："),
+    ("paste_output_ph", "Output of the command…", "命令的输出…"),
+    ("add_output", "Add output and diagnose again", "添加输出并重新诊断"),
+    ("or_click", "Or pick what you saw:", "或者直接选择你看到的结果："),
+    ("copy_aria", "Copy to the clipboard", "复制到剪贴板"),
+    (
+        "unexplained_help",
+        "These lines look like failures but no rule explains them; include them when you ask for help.",
+        "这些行看起来像错误，但没有规则能解释；求助时请一并附上。",
+    ),
+    ("n_times", "×{n}", "{n} 次"),
+    ("text_not_shared", "(text not shared)", "（未分享原文）"),
+    // log view
+    ("log_title", "{input}, line {n}", "{input}，第 {n} 行"),
+    ("log_window", "Lines {a}–{b} of {n}", "第 {a}–{b} 行，共 {n} 行"),
+    ("close", "Close", "关闭"),
+    ("input_fallback", "input {n}", "输入 {n}"),
+    // symptoms
+    ("symptoms_title", "Or start from a symptom", "或者从症状开始"),
+    (
+        "symptoms_help",
+        "Nothing to paste yet? Pick what you see and answer the questions to narrow it down.",
+        "暂时没有可粘贴的内容？选择你遇到的现象，再回答问题逐步缩小范围。",
+    ),
+    ("grp_hccl", "HCCL / network", "HCCL / 网络"),
+    ("grp_ray", "Ray", "Ray 集群"),
+    ("grp_npu", "NPU & driver", "NPU 与驱动"),
+    ("grp_env", "Environment & packages", "环境与软件包"),
+    ("grp_config", "Config", "配置"),
+    ("grp_perf", "Memory & performance", "显存与性能"),
+    ("grp_other", "Other", "其他"),
+    // share
+    ("markdown", "Copy as Markdown", "复制为 Markdown"),
+    ("share", "Share link", "分享链接"),
+    ("share_title", "Share this diagnosis", "分享此诊断"),
+    (
+        "share_help",
+        "The link carries the findings, the facts they rest on (redacted) and your answers, not your logs.",
+        "链接只包含诊断结果、其依据的事实（已脱敏）和你的回答，不包含日志原文。",
+    ),
+    ("share_excerpts", "Include redacted evidence lines", "附带脱敏后的证据行"),
+    ("share_len", "{n} characters", "{n} 个字符"),
+    ("share_url_aria", "Share link to copy", "待复制的分享链接"),
+    ("copy_link", "Copy link", "复制链接"),
+    ("share_preview", "Exactly what the link carries", "链接携带的全部内容"),
+    ("mapping_title", "Replacements: this table stays on this page", "替换对照表：只保留在本页面，不会被分享"),
+    ("mapping_kind", "Kind", "类型"),
+    ("mapping_placeholder", "In the link", "链接中显示为"),
+    ("mapping_original", "Original", "原始值"),
+    ("mapping_empty", "Nothing needed replacing.", "没有需要替换的内容。"),
+    // shared view and link errors
+    ("shared_banner", "A shared diagnosis (read-only).", "这是他人分享的诊断（只读）。"),
+    (
+        "shared_rules_changed",
+        "It was made with another rule pack ({v}); the current rules may see it differently.",
+        "该链接由另一版本的规则包（{v}）生成，当前规则的结论可能不同。",
+    ),
+    ("shared_missing", "No longer found by the current rules: {ids}", "当前规则已不再给出：{ids}"),
+    ("shared_no_text", "The sender did not include the evidence text; line numbers only.", "分享者未附带证据原文，只显示行号。"),
+    ("shared_close", "Close and go back to my inputs", "关闭，返回我的输入"),
+    ("link_err_title", "This share link cannot be opened.", "无法打开该分享链接。"),
+    ("link_err_not_link", "The address does not hold a roll-doctor diagnosis.", "该地址中不包含 roll-doctor 诊断。"),
+    (
+        "link_err_future",
+        "It was made by a newer roll-doctor (link version {v}); open it with that version.",
+        "该链接由更新版本的 roll-doctor 生成（链接版本 {v}），请用新版本打开。",
+    ),
+    ("link_err_too_large", "It is larger than any link roll-doctor makes.", "它比 roll-doctor 生成的任何链接都大。"),
+    ("link_err_corrupt", "It is damaged or cut off: copy the whole link again.", "链接已损坏或不完整：请重新复制完整链接。"),
+    ("link_err_kept", "Your own inputs are untouched.", "你自己的输入未受影响。"),
+    ("dismiss", "Dismiss", "知道了"),
 ];
 
 /// The string `key` in `lang`; the key itself when it is missing (a test
@@ -121,6 +241,19 @@ pub fn kind_key(kind: InputKind) -> &'static str {
         InputKind::RayStatus => "kind_ray-status",
         InputKind::DockerRun => "kind_docker-run",
         InputKind::Unrecognised => "kind_unrecognised",
+    }
+}
+
+/// A byte count for people: `812 B`, `14.2 KB`, `10.5 MB` (the units read
+/// the same in both languages).
+pub fn format_size(bytes: usize) -> String {
+    let b = bytes as f64;
+    if bytes < 1024 {
+        format!("{bytes} B")
+    } else if b < 1024.0 * 1024.0 {
+        format!("{:.1} KB", b / 1024.0)
+    } else {
+        format!("{:.1} MB", b / 1024.0 / 1024.0)
     }
 }
 
@@ -184,28 +317,71 @@ mod tests {
         }
     }
 
-    /// Every literal key the page passes to `t`/`tf` is in the table (the
-    /// app is wasm-only, so its source is scanned as text).
+    /// The page's sources (wasm-only, so scanned as text).
+    const APP_SOURCES: &[(&str, &str)] = &[
+        ("app.rs", include_str!("app.rs")),
+        ("inputs.rs", include_str!("inputs.rs")),
+        ("view.rs", include_str!("view.rs")),
+        ("web.rs", include_str!("web.rs")),
+        ("persist.rs", include_str!("persist.rs")),
+        ("symptoms.rs", include_str!("symptoms.rs")),
+    ];
+
+    /// Every literal key the page passes to `t(…, "key")` / `tf(…, "key", …)`
+    /// is in the table, and so is every `"grp_…"` / `"kind_…"` key it names.
     #[test]
     fn keys_used_by_the_app_exist() {
-        let src = include_str!("app.rs");
         let mut used = 0;
-        for pat in ["t(lang, \"", "t(l, \"", "tf(lang, \"", "t(lang.get(), \""] {
-            for (i, _) in src.match_indices(pat) {
-                let rest = &src[i + pat.len()..];
-                let key = &rest[..rest.find('"').unwrap()];
-                assert!(STRINGS.iter().any(|(k, _, _)| *k == key), "app.rs uses missing key {key:?}");
-                used += 1;
+        for (file, src) in APP_SOURCES {
+            let bytes = src.as_bytes();
+            for pat in ["t(", "tf("] {
+                for (i, _) in src.match_indices(pat) {
+                    if i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_' || bytes[i - 1] == b'.') {
+                        continue;
+                    }
+                    // the first argument (a short expression), then `, "key"`
+                    let rest = &src[i + pat.len()..];
+                    let Some(q) = rest.find('"') else { continue };
+                    let first = &rest[..q];
+                    if first.len() > 40 || first.contains([';', '{', '"']) || !first.trim_end().ends_with(',') {
+                        continue;
+                    }
+                    let key_rest = &rest[q + 1..];
+                    let key = &key_rest[..key_rest.find('"').unwrap()];
+                    assert!(STRINGS.iter().any(|(k, _, _)| *k == key), "{file} uses missing key {key:?}");
+                    used += 1;
+                }
+            }
+            // `count_of(n, "one_key", "many_key")` calls.
+            for line in src.lines().filter(|l| l.contains("count_of(") && !l.contains("|n: usize")) {
+                for key in line.split('"').skip(1).step_by(2) {
+                    assert!(STRINGS.iter().any(|(k, _, _)| *k == key), "{file} uses missing key {key:?}");
+                    used += 1;
+                }
+            }
+            for prefix in ["\"grp_", "\"link_err_"] {
+                for (i, _) in src.match_indices(prefix) {
+                    let key = &src[i + 1..];
+                    let key = &key[..key.find('"').unwrap()];
+                    assert!(STRINGS.iter().any(|(k, _, _)| *k == key), "{file} names missing key {key:?}");
+                }
             }
         }
-        // `count_of(n, "one_key", "many_key")` calls.
-        for line in src.lines().filter(|l| l.contains("count_of(") && !l.contains("|n: usize")) {
-            for key in line.split('"').skip(1).step_by(2) {
-                assert!(STRINGS.iter().any(|(k, _, _)| *k == key), "app.rs uses missing key {key:?}");
-                used += 1;
-            }
+        assert!(used > 60, "scanner found only {used} keys");
+    }
+
+    #[test]
+    fn every_symptom_group_has_a_name() {
+        for g in crate::symptoms::Group::ALL {
+            assert!(STRINGS.iter().any(|(k, _, _)| *k == g.key()), "no name for {g:?}");
         }
-        assert!(used > 20, "scanner found only {used} keys");
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(format_size(812), "812 B");
+        assert_eq!(format_size(14_541), "14.2 KB");
+        assert_eq!(format_size(10 * 1024 * 1024 + 512 * 1024), "10.5 MB");
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! browser tests (`tests/web.rs`) can mount them.
 
 pub mod i18n;
+pub mod symptoms;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;

@@ -139,7 +139,8 @@ pub(crate) fn order(findings: &mut Vec<Finding>, outranks: &[Vec<usize>]) {
     }
     let key = |i: usize| {
         let f = &findings[i];
-        (f.severity, f.evidence.first().map(|e| (e.input, e.line)), f.id.clone())
+        // A symptom the user picked, not (yet) confirmed by evidence, goes after confirmed findings.
+        (f.from_symptom, f.severity, f.evidence.first().map(|e| (e.input, e.line)), f.id.clone())
     };
     let mut placed = vec![false; n];
     let mut seq = Vec::with_capacity(n);
