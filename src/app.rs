@@ -1,19 +1,38 @@
-//! The page's components (wasm32 only). Thin: every decision about what is
-//! wrong comes from [`roll_doctor_engine::diagnose`]; this module only shows
-//! the [`Report`] and moves text between the page and the engine.
+//! The page (wasm32 only): its state and the actions that change it. Thin:
+//! every decision about what is wrong comes from the engine
+//! ([`diagnose::collect`] + [`diagnose::evaluate`], [`share`]); this module
+//! moves text between the page and the engine and keeps the page's state.
+//!
+//! State lives in [`Ctx`], a bundle of signals passed to every view. The
+//! inputs panel is in [`crate::inputs`], the report and everything around it
+//! in [`crate::view`].
 
-use crate::i18n::{html_lang, initial_lang, kind_key, t, tf};
+use crate::i18n::{html_lang, initial_lang, t, Lang};
+use crate::persist::{self, Saved, SavedInput, MAX_SAVED};
+use crate::web::{self, storage_get, storage_set, window};
 use leptos::prelude::*;
-use roll_doctor_engine::render::{label, severity_label};
-use roll_doctor_engine::report::{EvidenceLine, Finding, Report, SegmentInfo, StepReport};
-use roll_doctor_engine::{diagnose, Lang, Severity, StepState};
+use roll_doctor_engine::diagnose::{self, Collected};
+use roll_doctor_engine::redact::Mapping;
+use roll_doctor_engine::share::{self, ShareError};
+use roll_doctor_engine::{catalogue, AnswerRef, Input, InputKind, KindOverride, Report, Session};
+use std::collections::HashMap;
 use std::time::Duration;
-use wasm_bindgen::{closure::Closure, JsCast, JsValue};
+use wasm_bindgen::JsValue;
+
+pub use crate::persist::INPUTS_KEY;
 
 /// localStorage key holding the chosen language (`en` / `zh`).
 pub const LANG_KEY: &str = "roll-doctor.lang";
 /// Pause after the last keystroke before diagnosing.
 pub const DEBOUNCE: Duration = Duration::from_millis(300);
+/// Inputs larger than this (bytes) are diagnosed after a "Diagnosing…"
+/// notice has been painted, since the page is busy meanwhile.
+pub const BUSY_NOTICE: usize = 1 << 20;
+/// Files larger than this are not put into a textarea (which would make the
+/// page sluggish) but shown as a card; they are diagnosed all the same.
+pub const CARD_LIMIT: usize = 4 << 20;
+/// Files larger than this show a progress bar while they are read.
+pub const PROGRESS_LIMIT: f64 = 256.0 * 1024.0;
 
 /// The paste behind "Load an example": a short terminal transcript where
 /// one card's link is down and the plog shows the timeout it causes.
@@ -31,53 +50,118 @@ $ tail -n 2 /root/ascend/log/debug/plog/plog-1292363_20250408180520.log
 EI0006: [PID: 1292363] 2025-04-08-18:07:20.444.436 Getting socket times out. Reason: Remote Rank did not send the data in time. Please check the reason for the rank being stuck
 ";
 
-/// Commands worth pasting, shown in the initial hint (verbatim, not translated).
-const USEFUL_COMMANDS: &[&str] = &[
-    "npu-smi info",
-    "for i in {0..7}; do hccn_tool -i $i -link -g; done",
-    "ulimit -n",
-    "ray status",
-    "ss -tlnp",
-    "pip list | grep -i -E \"torch|vllm|transformers\"",
-];
-
-/// A diagnosis and how long it took.
+/// A file too large for a textarea.
 #[derive(Clone, Debug, PartialEq)]
-struct Diagnosis {
-    report: Report,
-    lines: usize,
-    ms: f64,
+pub struct FileCard {
+    pub name: String,
+    pub bytes: usize,
+    pub lines: usize,
 }
 
-fn window() -> Option<web_sys::Window> {
-    web_sys::window()
+/// One input: a paste or a file, with a label such as a node name.
+#[derive(Clone, Copy)]
+pub struct Slot {
+    pub id: u32,
+    pub label: RwSignal<String>,
+    /// The text as last read from the page (the textarea is the truth
+    /// while the user types; it is read before each diagnosis).
+    pub text: StoredValue<String>,
+    /// `(start_line, kind)` the user chose for segments.
+    pub overrides: RwSignal<Vec<(u32, InputKind)>>,
+    pub area: NodeRef<leptos::html::Textarea>,
+    /// Set when the text is shown as a card instead of a textarea.
+    pub card: RwSignal<Option<FileCard>>,
+    /// Size of a text too large to keep in storage (set when saving).
+    pub unsaved: RwSignal<Option<usize>>,
+    /// Size of a text that was too large to keep before the last reload.
+    pub omitted: RwSignal<Option<usize>>,
 }
 
-fn now_ms() -> f64 {
-    window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
+/// A diagnosis of the local inputs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Diagnosis {
+    pub report: Report,
+    /// Slot id of each engine input (evidence `input` indexes this).
+    pub slots: Vec<u32>,
+    pub lines: usize,
+    pub ms: f64,
 }
 
-fn storage() -> Option<web_sys::Storage> {
-    // localStorage can throw (disabled cookies, sandboxed frames): treat as absent.
-    window().and_then(|w| w.local_storage().ok().flatten())
+/// A diagnosis opened from a share link.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SharedView {
+    pub report: Report,
+    pub rules: String,
+    pub rules_changed: bool,
+    pub missing: Vec<String>,
+    pub excerpts: bool,
+}
+
+/// A share link made from the local inputs, with what it carries.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShareOut {
+    pub url: String,
+    /// The payload as pretty JSON: exactly what the fragment carries.
+    pub json: String,
+    /// Original values and their placeholders; never leaves the page.
+    pub mapping: Vec<Mapping>,
+}
+
+/// A line to show in the log view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LogTarget {
+    pub slot: u32,
+    pub line: u32,
+}
+
+/// A file being read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Progress {
+    pub name: String,
+    pub pct: u32,
+}
+
+/// The page's state; `Copy`, so every view and handler gets its own.
+#[derive(Clone, Copy)]
+pub struct Ctx {
+    pub lang: RwSignal<Lang>,
+    /// Whether the user picked the language (then a share link's language
+    /// does not override it).
+    pub lang_chosen: StoredValue<bool>,
+    pub slots: RwSignal<Vec<Slot>>,
+    next_id: StoredValue<u32>,
+    pub session: RwSignal<Session>,
+    pub diagnosis: RwSignal<Option<Diagnosis>>,
+    /// What the inputs yielded, for re-evaluating after an answer without
+    /// reading the inputs again.
+    collected: StoredValue<Option<(Collected, Vec<u32>, usize)>>,
+    pub shared: RwSignal<Option<SharedView>>,
+    pub link_error: RwSignal<Option<ShareError>>,
+    pub log_view: RwSignal<Option<LogTarget>>,
+    pub share_out: RwSignal<Option<ShareOut>>,
+    pub excerpts: RwSignal<bool>,
+    pending: StoredValue<Option<TimeoutHandle>>,
+    /// False when the browser refused to save the inputs.
+    pub storage_ok: RwSignal<bool>,
+    pub progress: RwSignal<Option<Progress>>,
+    pub busy: RwSignal<bool>,
+    pub dragging: RwSignal<bool>,
+    /// A file that could not be read.
+    pub read_error: RwSignal<Option<String>>,
+    /// Half-typed outputs of steps, by `(rule, step)`, kept across re-renders.
+    pub drafts: StoredValue<HashMap<(String, String), String>>,
 }
 
 /// The language to start in: the remembered choice, else the browser's.
 pub fn load_lang() -> Lang {
-    let stored = storage().and_then(|s| s.get_item(LANG_KEY).ok().flatten());
+    let stored = storage_get(LANG_KEY);
     let browser = window().and_then(|w| w.navigator().language());
     initial_lang(stored.as_deref(), browser.as_deref())
 }
 
-fn save_lang(lang: Lang) {
-    if let Some(s) = storage() {
-        let _ = s.set_item(LANG_KEY, lang.code());
-    }
-}
-
 /// Sets `<html lang>` and the document title.
 fn apply_lang(lang: Lang) {
-    if let Some(doc) = window().and_then(|w| w.document()) {
+    if let Some(doc) = web::document() {
         if let Some(root) = doc.document_element() {
             let _ = root.set_attribute("lang", html_lang(lang));
         }
@@ -90,7 +174,7 @@ fn apply_lang(lang: Lang) {
 pub fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
         web_sys::console::error_1(&JsValue::from_str(&info.to_string()));
-        let Some(doc) = window().and_then(|w| w.document()) else { return };
+        let Some(doc) = web::document() else { return };
         let Some(body) = doc.body() else { return };
         if let Ok(div) = doc.create_element("div") {
             div.set_class_name("crash");
@@ -103,388 +187,614 @@ pub fn install_panic_hook() {
     }));
 }
 
-/// Copy feedback of one button.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum CopyState {
-    Idle,
-    Copied,
-    Failed,
+/// The kind's stable code (`log`, `roll-config`, …), as in the report JSON.
+pub fn kind_code(kind: InputKind) -> &'static str {
+    &crate::i18n::kind_key(kind)[5..]
 }
 
-/// Copies `text`: the async Clipboard API when the page has it (secure
-/// contexts), else the legacy `execCommand("copy")` on a hidden textarea.
-fn copy_text(text: String, state: RwSignal<CopyState>) {
-    let settle = move |s: CopyState| {
-        let _ = state.try_set(s);
-        set_timeout(
-            move || {
-                let _ = state.try_set(CopyState::Idle);
-            },
-            Duration::from_millis(1500),
-        );
-    };
-    let Some(win) = window() else { return settle(CopyState::Failed) };
-    let nav = win.navigator();
-    let has_api =
-        js_sys::Reflect::get(&nav, &JsValue::from_str("clipboard")).map(|v| !v.is_undefined()).unwrap_or(false);
-    if has_api {
-        let promise = nav.clipboard().write_text(&text);
-        let ok = Closure::once_into_js(move |_: JsValue| settle(CopyState::Copied));
-        let err = Closure::once_into_js(move |_: JsValue| settle(CopyState::Failed));
-        let then = js_sys::Reflect::get(&promise, &JsValue::from_str("then"))
-            .ok()
-            .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
-        match then {
-            Some(then) => {
-                let _ = then.call2(&promise, &ok, &err);
-            }
-            None => settle(CopyState::Failed),
+pub fn kind_from_code(code: &str) -> Option<InputKind> {
+    InputKind::ALL.into_iter().find(|k| kind_code(*k) == code)
+}
+
+impl Ctx {
+    fn new(lang: Lang) -> Ctx {
+        Ctx {
+            lang: RwSignal::new(lang),
+            lang_chosen: StoredValue::new(storage_get(LANG_KEY).is_some()),
+            slots: RwSignal::new(Vec::new()),
+            next_id: StoredValue::new(0),
+            session: RwSignal::new(Session::default()),
+            diagnosis: RwSignal::new(None),
+            collected: StoredValue::new(None),
+            shared: RwSignal::new(None),
+            link_error: RwSignal::new(None),
+            log_view: RwSignal::new(None),
+            share_out: RwSignal::new(None),
+            excerpts: RwSignal::new(false),
+            pending: StoredValue::new(None),
+            storage_ok: RwSignal::new(true),
+            progress: RwSignal::new(None),
+            busy: RwSignal::new(false),
+            dragging: RwSignal::new(false),
+            read_error: RwSignal::new(None),
+            drafts: StoredValue::new(HashMap::new()),
         }
-    } else {
-        settle(if legacy_copy(&win, &text) { CopyState::Copied } else { CopyState::Failed });
     }
-}
 
-fn legacy_copy(win: &web_sys::Window, text: &str) -> bool {
-    let Some(doc) = win.document() else { return false };
-    let Some(body) = doc.body() else { return false };
-    let Ok(el) = doc.create_element("textarea") else { return false };
-    let Ok(area) = el.dyn_into::<web_sys::HtmlTextAreaElement>() else { return false };
-    area.set_value(text);
-    let _ = area.set_attribute("readonly", "");
-    area.set_class_name("offscreen");
-    if body.append_child(&area).is_err() {
-        return false;
+    fn new_slot(&self, label: &str, text: String) -> Slot {
+        let id = self.next_id.get_value();
+        self.next_id.set_value(id + 1);
+        Slot {
+            id,
+            label: RwSignal::new(label.to_string()),
+            text: StoredValue::new(text),
+            overrides: RwSignal::new(Vec::new()),
+            area: NodeRef::new(),
+            card: RwSignal::new(None),
+            unsaved: RwSignal::new(None),
+            omitted: RwSignal::new(None),
+        }
     }
-    area.select();
-    let ok = doc.dyn_ref::<web_sys::HtmlDocument>().and_then(|d| d.exec_command("copy").ok()).unwrap_or(false);
-    area.remove();
-    ok
-}
 
-/// A `<pre>` block of commands or YAML with a Copy button.
-#[component]
-fn CodeBlock(code: String, lang: Lang, kind: &'static str) -> impl IntoView {
-    let state = RwSignal::new(CopyState::Idle);
-    let to_copy = code.clone();
-    let on_copy = move |_| copy_text(to_copy.clone(), state);
-    let button_label = move || match state.get() {
-        CopyState::Idle => t(lang, "copy"),
-        CopyState::Copied => t(lang, "copied"),
-        CopyState::Failed => t(lang, "copy_failed"),
-    };
-    view! {
-        <div class="code" data-kind=kind>
-            <pre><code>{code}</code></pre>
-            <button type="button" class="copy" data-copy="" data-state=move || match state.get() {
-                CopyState::Idle => "idle",
-                CopyState::Copied => "copied",
-                CopyState::Failed => "failed",
-            } on:click=on_copy>{button_label}</button>
-        </div>
+    /// Restores the saved inputs and session (or starts with one empty input).
+    fn restore(&self) {
+        let saved = persist::load().unwrap_or_default();
+        let mut slots = Vec::new();
+        for s in &saved.inputs {
+            let slot = self.new_slot(&s.label, s.text.clone());
+            slot.overrides.set(s.overrides.clone());
+            slot.omitted.set(s.omitted);
+            slots.push(slot);
+        }
+        if slots.is_empty() {
+            slots.push(self.new_slot("", String::new()));
+        }
+        self.slots.set(slots);
+        self.session.set(saved.session);
     }
-}
 
-/// Renders `a `code` b` with the back-quoted parts as `<code>`.
-fn inline_code(s: &str) -> Vec<AnyView> {
-    s.split('`')
-        .enumerate()
-        .filter(|(_, part)| !part.is_empty())
-        .map(|(i, part)| {
-            if i % 2 == 1 {
-                view! { <code>{part.to_string()}</code> }.into_any()
-            } else {
-                part.to_string().into_any()
+    /// Reads every textarea into its slot.
+    fn sync_from_page(&self) {
+        for slot in self.slots.get_untracked() {
+            if slot.card.get_untracked().is_some() {
+                continue;
             }
-        })
-        .collect()
-}
-
-fn severity_class(s: Severity) -> &'static str {
-    match s {
-        Severity::Error => "error",
-        Severity::Warn => "warn",
-        Severity::Info => "info",
-    }
-}
-
-fn evidence_list(lines: &[EvidenceLine], lang: Lang) -> impl IntoView {
-    let items = lines
-        .iter()
-        .map(|e| {
-            let no = match e.input {
-                Some(i) => format!("{}:{}", i + 1, e.line),
-                None => e.line.to_string(),
-            };
-            let title = format!("{} {}", label("line", lang), e.line);
-            view! {
-                <li><span class="ln" title=title>{no}</span><code class="lt">{e.text.clone()}</code></li>
-            }
-        })
-        .collect_view();
-    view! { <ol class="lines">{items}</ol> }
-}
-
-fn step_view(step: &StepReport, lang: Lang) -> impl IntoView {
-    let answered = step.state == StepState::Answered;
-    let state_text = if answered { label("answered", lang) } else { t(lang, "step_ask") };
-    let run = step.run.clone().map(|r| view! { <CodeBlock code=r lang=lang kind="shell" /> });
-    let evidence = (!step.evidence.is_empty()).then(|| evidence_list(&step.evidence, lang));
-    view! {
-        <li class="step" data-step-id=step.id.clone() data-state=if answered { "answered" } else { "ask" }>
-            <div class="step-head">
-                <span class="step-title">{step.title.get(lang).to_string()}</span>
-                <span class=if answered { "state answered" } else { "state ask" }>{state_text}</span>
-            </div>
-            {run}
-            <p class="expect"><span class="k">{label("expect", lang)}{t(lang, "colon")}</span>{inline_code(step.expect.get(lang))}</p>
-            {evidence}
-        </li>
-    }
-}
-
-fn finding_view(f: &Finding, report: &Report, lang: Lang) -> impl IntoView {
-    let sev = severity_class(f.severity);
-    let causes = f
-        .explained_by
-        .iter()
-        .map(|id| {
-            let title = report
-                .findings
-                .iter()
-                .find(|x| &x.id == id)
-                .map(|x| x.title.get(lang).to_string())
-                .unwrap_or_else(|| id.clone());
-            let target = format!("f-{id}");
-            let jump = move |_| {
-                if let Some(el) = window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(&target)) {
-                    el.scroll_into_view();
+            if let Some(el) = slot.area.get_untracked() {
+                let v = el.value();
+                if slot.text.with_value(|t| *t != v) {
+                    slot.text.set_value(v);
                 }
-            };
-            view! { <button type="button" class="cause" data-cause=id.clone() on:click=jump>{title}</button> }
-        })
-        .collect_view();
-    let explained = (!f.explained_by.is_empty()).then(|| {
-        view! { <p class="explained"><span class="k">{label("explained_by", lang)}{t(lang, "colon")}</span>{causes}</p> }
-    });
-    let more = f.evidence_total.saturating_sub(f.evidence.len());
-    let more =
-        (more > 0).then(|| view! { <p class="more">{tf(lang, "more_evidence", &[("n", &more.to_string())])}</p> });
-    let evidence = (!f.evidence.is_empty()).then(|| {
-        view! {
-            <section class="evidence">
-                <h4>{label("evidence", lang)}</h4>
-                {evidence_list(&f.evidence, lang)}
-                {more}
-            </section>
-        }
-    });
-    let steps = (!f.steps.is_empty()).then(|| {
-        let items = f.steps.iter().map(|s| step_view(s, lang)).collect_view();
-        view! {
-            <section class="steps">
-                <h4>{label("steps", lang)}</h4>
-                <ol class="step-list">{items}</ol>
-            </section>
-        }
-    });
-    let fixes = (!f.fixes.is_empty()).then(|| {
-        let items = f
-            .fixes
-            .iter()
-            .map(|fix| {
-                let cmds = (!fix.commands.is_empty())
-                    .then(|| view! { <CodeBlock code=fix.commands.join("\n") lang=lang kind="shell" /> });
-                let yaml = fix
-                    .yaml
-                    .as_ref()
-                    .map(|y| view! { <CodeBlock code=y.trim_end().to_string() lang=lang kind="yaml" /> });
-                view! { <li class="fix"><p class="fix-title">{inline_code(fix.title.get(lang))}</p>{cmds}{yaml}</li> }
-            })
-            .collect_view();
-        view! {
-            <section class="fixes">
-                <h4>{label("fixes", lang)}</h4>
-                <ul class="fix-list">{items}</ul>
-            </section>
-        }
-    });
-    view! {
-        <article class=format!("finding sev-{sev}") id=format!("f-{}", f.id) data-rule-id=f.id.clone() data-severity=sev>
-            <header class="finding-head">
-                <span class=format!("badge sev-{sev}")>{severity_label(f.severity, lang)}</span>
-                <h3 class="finding-title">{f.title.get(lang).to_string()}</h3>
-                <code class="rule-id" title=t(lang, "rule_id")>{f.id.clone()}</code>
-            </header>
-            <p class="summary">{inline_code(f.summary.get(lang))}</p>
-            {explained}
-            {evidence}
-            {steps}
-            {fixes}
-        </article>
-    }
-}
-
-fn segments_view(segs: &[SegmentInfo], lang: Lang) -> impl IntoView {
-    let items = segs
-        .iter()
-        .map(|s| {
-            let a = s.start_line.to_string();
-            let range = if s.start_line == s.end_line {
-                tf(lang, "seg_line", &[("a", &a)])
-            } else {
-                tf(lang, "seg_lines", &[("a", &a), ("b", &s.end_line.to_string())])
-            };
-            let kind = format!("{:?}", s.kind);
-            let cmd = s.command.clone().map(|c| view! { <code class="seg-cmd">"$ "{c}</code> });
-            view! {
-                <li class="seg" data-kind=kind>
-                    <span class="seg-kind">{t(lang, kind_key(s.kind))}</span>
-                    <span class="seg-range">{range}</span>
-                    {cmd}
-                </li>
             }
-        })
-        .collect_view();
-    view! {
-        <details class="segments" open=true>
-            <summary>{t(lang, "segments_title")}</summary>
-            <ul class="seg-list">{items}</ul>
-        </details>
+        }
     }
-}
 
-fn useful_commands() -> impl IntoView {
-    let items = USEFUL_COMMANDS.iter().map(|c| view! { <li><code>{*c}</code></li> }).collect_view();
-    view! { <ul class="cmds">{items}</ul> }
-}
-
-fn hint_view(lang: Lang) -> impl IntoView {
-    view! {
-        <div class="hint" data-hint="">
-            <h2>{t(lang, "hint_title")}</h2>
-            <ol>
-                <li>{t(lang, "hint_1")}</li>
-                <li>{t(lang, "hint_2")}</li>
-                <li>{t(lang, "hint_3")}</li>
-            </ol>
-            <p>{t(lang, "hint_commands")}</p>
-            {useful_commands()}
-        </div>
+    /// The engine inputs (non-empty slots), the slot id of each, and their size.
+    fn inputs(&self) -> (Vec<Input>, Vec<u32>, usize) {
+        let mut inputs = Vec::new();
+        let mut ids = Vec::new();
+        let mut bytes = 0;
+        for slot in self.slots.get_untracked() {
+            let text = slot.text.with_value(|t| if t.trim().is_empty() { None } else { Some(t.clone()) });
+            let Some(text) = text else { continue };
+            bytes += text.len();
+            let overrides = slot
+                .overrides
+                .get_untracked()
+                .into_iter()
+                .map(|(start_line, kind)| KindOverride { start_line, kind })
+                .collect();
+            inputs.push(Input { label: slot.label.get_untracked(), text, overrides });
+            ids.push(slot.id);
+        }
+        (inputs, ids, bytes)
     }
-}
 
-fn results_view(d: &Diagnosis, lang: Lang) -> AnyView {
-    let r = &d.report;
-    let n = r.findings.len();
-    let count_of = |n: usize, one: &'static str, many: &'static str| {
-        if n == 1 {
-            t(lang, one).to_string()
+    /// Size of the text waiting in the inputs (bytes).
+    fn pending_bytes(&self) -> usize {
+        self.slots
+            .get_untracked()
+            .iter()
+            .map(|s| match (s.card.get_untracked(), s.area.get_untracked()) {
+                (Some(c), _) => c.bytes,
+                (None, Some(el)) => el.value().len(),
+                (None, None) => s.text.with_value(|t| t.len()),
+            })
+            .sum()
+    }
+
+    fn cancel(&self) {
+        if let Some(Some(h)) = self.pending.try_get_value() {
+            h.clear();
+        }
+        let _ = self.pending.try_set_value(None);
+    }
+
+    /// Reads the inputs and diagnoses them with the session, now.
+    pub fn run_now(&self) {
+        self.cancel();
+        if self.slots.try_get_untracked().is_none() {
+            return; // unmounted
+        }
+        self.sync_from_page();
+        let (inputs, ids, _bytes) = self.inputs();
+        web_sys::console::log_1(&JsValue::from_str(&format!("DEBUG run_now slots={} inputs={} ids={:?} areas={:?}", self.slots.get_untracked().len(), inputs.len(), ids, self.slots.get_untracked().iter().map(|s| s.area.get_untracked().map(|e| (e.value().len(), e.is_connected(), e.id()))).collect::<Vec<_>>())));
+        web_sys::console::log_1(&JsValue::from_str(&format!("DEBUG textareas={}", web::document().unwrap().query_selector_all("textarea").unwrap().length())));
+        let session = self.session.get_untracked();
+        if inputs.is_empty() && session.symptoms.is_empty() {
+            self.collected.set_value(None);
+            self.diagnosis.set(None);
         } else {
-            tf(lang, many, &[("n", &n.to_string())])
+            let t0 = web::now_ms();
+            let cat = catalogue();
+            let c = diagnose::collect(cat, &inputs);
+            let report = diagnose::evaluate(cat, &c, &session, None);
+            let ms = web::now_ms() - t0;
+            let lines = inputs.iter().map(|i| i.text.split('\n').count()).sum();
+            self.collected.set_value(Some((c, ids.clone(), lines)));
+            self.diagnosis.set(Some(Diagnosis { report, slots: ids, lines, ms }));
         }
-    };
-    let stats = [
-        count_of(d.lines, "n_line", "n_lines"),
-        count_of(r.segments.len(), "n_part", "n_parts"),
-        tf(lang, "n_ms", &[("n", &format!("{:.0}", d.ms))]),
-    ]
-    .join(" · ");
-    let count = count_of(n, "findings_one", "findings_many");
-    let body = if n == 0 {
-        view! {
-            <div class="empty" data-empty="">
-                <p class="empty-title">{label("no_findings", lang)}</p>
-                <p>{t(lang, "empty_next")}</p>
-                {useful_commands()}
-            </div>
-        }
-        .into_any()
-    } else {
-        r.findings.iter().map(|f| finding_view(f, r, lang)).collect_view().into_any()
-    };
-    view! {
-        <div class="status" data-count=n.to_string()>
-            <span class="count">{count}</span>
-            <span class="stats">{stats}</span>
-        </div>
-        {body}
-        {segments_view(&r.segments, lang)}
-        <p class="version">{tf(lang, "rules_version", &[("v", &r.rules_version)])}</p>
+        self.prune_overrides();
+        self.share_out.set(None);
+        self.save();
     }
-    .into_any()
+
+    /// Diagnoses again with the same inputs and a changed session.
+    fn reevaluate(&self) {
+        let session = self.session.get_untracked();
+        let done = self.collected.with_value(|c| {
+            let (c, ids, lines) = c.as_ref()?;
+            let t0 = web::now_ms();
+            let report = diagnose::evaluate(catalogue(), c, &session, None);
+            Some(Diagnosis { report, slots: ids.clone(), lines: *lines, ms: web::now_ms() - t0 })
+        });
+        match done {
+            Some(d) => {
+                self.diagnosis.set(Some(d));
+                self.share_out.set(None);
+                self.save();
+            }
+            None => self.run_now(),
+        }
+    }
+
+    /// Diagnoses now, after painting a notice first when the input is large.
+    pub fn diagnose_now(&self) {
+        self.close_shared();
+        if self.pending_bytes() < BUSY_NOTICE {
+            self.run_now();
+            return;
+        }
+        self.cancel();
+        self.busy.set(true);
+        let ctx = *self;
+        leptos::task::spawn_local(async move {
+            web::next_paint().await;
+            ctx.run_now();
+            let _ = ctx.busy.try_set(false);
+        });
+    }
+
+    /// The user changed an input: diagnose after a pause in typing.
+    pub fn user_edit(&self) {
+        self.close_shared();
+        self.cancel();
+        let ctx = *self;
+        let h = set_timeout_with_handle(move || ctx.diagnose_now(), DEBOUNCE).ok();
+        let _ = self.pending.try_set_value(h);
+    }
+
+    /// Drops overrides that no longer name a segment's first line.
+    fn prune_overrides(&self) {
+        let Some(d) = self.diagnosis.get_untracked() else { return };
+        for slot in self.slots.get_untracked() {
+            let Some(idx) = d.slots.iter().position(|s| *s == slot.id) else { continue };
+            let starts: Vec<u32> = d.report.segments.iter().filter(|s| s.input == idx).map(|s| s.start_line).collect();
+            let keep: Vec<(u32, InputKind)> =
+                slot.overrides.get_untracked().into_iter().filter(|(l, _)| starts.contains(l)).collect();
+            if keep != slot.overrides.get_untracked() {
+                slot.overrides.set(keep);
+            }
+        }
+    }
+
+    /// Saves inputs and session in localStorage (texts over `MAX_SAVED` left out).
+    pub fn save(&self) {
+        let Some(slots) = self.slots.try_get_untracked() else { return };
+        let mut inputs = Vec::new();
+        for slot in &slots {
+            let (len, too_big) = slot.text.with_value(|t| (t.len(), t.len() > MAX_SAVED));
+            let big = too_big || slot.card.get_untracked().is_some();
+            if slot.unsaved.get_untracked() != big.then_some(len) {
+                slot.unsaved.set(big.then_some(len));
+            }
+            if len > 0 && slot.omitted.get_untracked().is_some() {
+                slot.omitted.set(None);
+            }
+            inputs.push(SavedInput {
+                label: slot.label.get_untracked(),
+                text: if big { String::new() } else { slot.text.get_value() },
+                omitted: if big { Some(len) } else { slot.omitted.get_untracked() },
+                overrides: slot.overrides.get_untracked(),
+            });
+        }
+        let ok = persist::save(&Saved { v: 1, inputs, session: self.session.get_untracked() });
+        if self.storage_ok.get_untracked() != ok {
+            self.storage_ok.set(ok);
+        }
+    }
+
+    /// Records the user's click on an answer and diagnoses again.
+    pub fn answer(&self, rule: &str, step: &str, answer: &str) {
+        self.session.update(|s| {
+            s.answers.retain(|a| !(a.rule == rule && a.step == step));
+            s.answers.push(AnswerRef { rule: rule.into(), step: step.into(), answer: answer.into() });
+        });
+        self.reevaluate();
+    }
+
+    /// Takes an answer back.
+    pub fn unanswer(&self, rule: &str, step: &str) {
+        self.session.update(|s| s.answers.retain(|a| !(a.rule == rule && a.step == step)));
+        self.reevaluate();
+    }
+
+    /// Adds the output of a step's command as a new input, so detection
+    /// knows which command printed it, and diagnoses again.
+    pub fn add_output(&self, label: &str, run: Option<&str>, output: &str) {
+        let output = output.trim_end_matches(['\n', '\r']);
+        if output.trim().is_empty() {
+            return;
+        }
+        self.sync_from_page();
+        let first = output.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim_start();
+        let has_prompt = first.starts_with("$ ") || first.starts_with("# ") || first.starts_with('[');
+        let text = match run {
+            Some(run) if !has_prompt => format!("$ {}\n{output}\n", run.lines().next().unwrap_or(run)),
+            _ => format!("{output}\n"),
+        };
+        let slot = self.new_slot(label, text);
+        self.slots.update(|v| {
+            // an empty first input is replaced rather than kept
+            v.retain(|s| !(s.card.get_untracked().is_none() && s.text.with_value(|t| t.trim().is_empty())));
+            v.push(slot);
+        });
+        self.diagnose_now();
+    }
+
+    pub fn pick_symptom(&self, id: &str) {
+        self.session.update(|s| {
+            if !s.symptoms.iter().any(|x| x == id) {
+                s.symptoms.push(id.to_string());
+            }
+        });
+        self.close_shared();
+        self.reevaluate();
+    }
+
+    pub fn drop_symptom(&self, id: &str) {
+        self.session.update(|s| s.symptoms.retain(|x| x != id));
+        self.reevaluate();
+    }
+
+    /// Empties everything: inputs, answers, symptoms, and the saved copy.
+    pub fn clear_all(&self) {
+        self.cancel();
+        self.close_shared();
+        let slot = self.new_slot("", String::new());
+        self.slots.set(vec![slot]);
+        self.session.set(Session::default());
+        self.collected.set_value(None);
+        self.diagnosis.set(None);
+        self.share_out.set(None);
+        self.log_view.set(None);
+        self.drafts.update_value(|d| d.clear());
+        persist::forget();
+        self.focus_first();
+    }
+
+    pub fn load_example(&self) {
+        self.cancel();
+        self.close_shared();
+        let slot = self.new_slot("", EXAMPLE.to_string());
+        self.slots.set(vec![slot]);
+        self.session.set(Session::default());
+        self.run_now();
+        self.focus_first();
+    }
+
+    /// Focuses the first textarea once it is on the page.
+    fn focus_first(&self) {
+        let ctx = *self;
+        request_animation_frame(move || {
+            if let Some(el) = ctx.slots.try_get_untracked().and_then(|v| v.first().and_then(|s| s.area.get_untracked())) {
+                let _ = el.focus();
+            }
+        });
+    }
+
+    pub fn add_slot(&self) {
+        self.sync_from_page();
+        let slot = self.new_slot("", String::new());
+        self.slots.update(|v| v.push(slot));
+        request_animation_frame(move || {
+            if let Some(el) = slot.area.get_untracked() {
+                let _ = el.focus();
+            }
+        });
+    }
+
+    pub fn remove_slot(&self, id: u32) {
+        self.sync_from_page();
+        self.slots.update(|v| {
+            v.retain(|s| s.id != id);
+            if v.is_empty() {
+                v.push(self.new_slot("", String::new()));
+            }
+        });
+        if self.log_view.get_untracked().is_some_and(|t| t.slot == id) {
+            self.log_view.set(None);
+        }
+        self.diagnose_now();
+    }
+
+    pub fn set_override(&self, slot_id: u32, start_line: u32, kind: InputKind) {
+        if let Some(slot) = self.slots.get_untracked().into_iter().find(|s| s.id == slot_id) {
+            slot.overrides.update(|o| {
+                o.retain(|(l, _)| *l != start_line);
+                o.push((start_line, kind));
+            });
+        }
+        self.diagnose_now();
+    }
+
+    /// Puts a file's text into the first input when that is the only one
+    /// and empty, else into a new input.
+    fn put_text(&self, label: &str, text: String) {
+        self.sync_from_page();
+        let slots = self.slots.get_untracked();
+        let reuse = match slots.as_slice() {
+            [only] if only.card.get_untracked().is_none() && only.text.with_value(|t| t.trim().is_empty()) => Some(*only),
+            _ => None,
+        };
+        let card = (text.len() > CARD_LIMIT).then(|| FileCard {
+            name: label.to_string(),
+            bytes: text.len(),
+            lines: text.split('\n').count(),
+        });
+        match reuse {
+            Some(slot) => {
+                slot.label.set(label.to_string());
+                if card.is_none() {
+                    if let Some(el) = slot.area.get_untracked() {
+                        el.set_value(&text);
+                    }
+                }
+                slot.text.set_value(text);
+                slot.overrides.set(Vec::new());
+                slot.omitted.set(None);
+                slot.card.set(card);
+            }
+            None => {
+                let slot = self.new_slot(label, text);
+                slot.card.set(card);
+                self.slots.update(|v| v.push(slot));
+            }
+        }
+    }
+
+    /// Reads dropped or picked files (in chunks, with progress for large
+    /// ones) into inputs, then diagnoses.
+    pub fn load_files(&self, files: Vec<web_sys::File>) {
+        if files.is_empty() {
+            return;
+        }
+        self.close_shared();
+        self.read_error.set(None);
+        let ctx = *self;
+        leptos::task::spawn_local(async move {
+            for file in files {
+                let name = file.name();
+                let show = file.size() > PROGRESS_LIMIT;
+                if show {
+                    let _ = ctx.progress.try_set(Some(Progress { name: name.clone(), pct: 0 }));
+                }
+                let progress = ctx.progress;
+                let n = name.clone();
+                let text = web::read_file_text(&file, move |done, total| {
+                    if show {
+                        let pct = if total > 0.0 { (done / total * 100.0).round() as u32 } else { 100 };
+                        let _ = progress.try_set(Some(Progress { name: n.clone(), pct }));
+                    }
+                })
+                .await;
+                if ctx.slots.try_get_untracked().is_none() {
+                    return;
+                }
+                match text {
+                    Ok(text) => ctx.put_text(&name, text),
+                    Err(_) => ctx.read_error.set(Some(name)),
+                }
+            }
+            let _ = ctx.progress.try_set(None);
+            ctx.diagnose_now();
+        });
+    }
+
+    /// Opens the diagnosis in a share-link fragment, or says why it cannot.
+    /// The local inputs are not touched either way.
+    pub fn open_link(&self, fragment: &str) {
+        if fragment.trim().is_empty() {
+            self.shared.set(None);
+            self.link_error.set(None);
+            return;
+        }
+        match share::decode(fragment) {
+            Ok(p) => {
+                let r = share::report_from(&p);
+                if !self.lang_chosen.get_value() {
+                    self.lang.set(p.lang);
+                }
+                self.link_error.set(None);
+                self.log_view.set(None);
+                self.shared.set(Some(SharedView {
+                    report: r.report,
+                    rules: p.rules.clone(),
+                    rules_changed: r.rules_changed,
+                    missing: r.missing,
+                    excerpts: !p.excerpts.is_empty() || p.facts.iter().any(|f| !f.text.is_empty()),
+                }));
+            }
+            Err(e) => {
+                self.shared.set(None);
+                self.link_error.set(Some(e));
+            }
+        }
+    }
+
+    /// Leaves a shared diagnosis and shows the local one again.
+    pub fn close_shared(&self) {
+        if self.shared.try_get_untracked().flatten().is_some() {
+            self.shared.set(None);
+            web::clear_hash();
+        }
+    }
+
+    pub fn dismiss_link_error(&self) {
+        self.link_error.set(None);
+        web::clear_hash();
+    }
+
+    /// Builds the share link for the local diagnosis.
+    pub fn make_share(&self) {
+        self.sync_from_page();
+        let (inputs, _, _) = self.inputs();
+        let session = self.session.get_untracked();
+        let (payload, mapping) = share::build(&inputs, &session, self.lang.get_untracked(), self.excerpts.get_untracked());
+        let url = format!("{}#{}", web::page_address(), share::encode(&payload));
+        let json = serde_json::to_string_pretty(&payload).unwrap_or_default();
+        self.share_out.set(Some(ShareOut { url, json, mapping }));
+    }
+
+    /// Shows `line` of engine input `input` in the log view.
+    pub fn show_line(&self, input: Option<usize>, line: u32) {
+        let Some(slot) = self.diagnosis.with_untracked(|d| d.as_ref().and_then(|d| d.slots.get(input.unwrap_or(0)).copied()))
+        else {
+            return;
+        };
+        self.show_slot_line(slot, line);
+    }
+
+    pub fn show_slot_line(&self, slot: u32, line: u32) {
+        self.log_view.set(Some(LogTarget { slot, line }));
+        request_animation_frame(|| {
+            let Some(doc) = web::document() else { return };
+            if let Ok(Some(el)) = doc.query_selector(".logview .log-lines .hl") {
+                let opts = web_sys::ScrollIntoViewOptions::new();
+                opts.set_block(web_sys::ScrollLogicalPosition::Center);
+                el.scroll_into_view_with_scroll_into_view_options(&opts);
+            }
+            if let Ok(Some(el)) = doc.query_selector(".logview [data-action=\"close-log\"]") {
+                if let Ok(el) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el) {
+                    let _ = el.focus();
+                }
+            }
+        });
+    }
+
+    pub fn slot(&self, id: u32) -> Option<Slot> {
+        self.slots.try_get_untracked()?.into_iter().find(|s| s.id == id)
+    }
+
+    /// A short name for an engine input: its label, else "input N".
+    pub fn input_name(&self, slot_id: u32, lang: Lang) -> String {
+        let slots = self.slots.get_untracked();
+        let pos = slots.iter().position(|s| s.id == slot_id);
+        let label = pos.map(|p| slots[p].label.get_untracked()).unwrap_or_default();
+        if label.trim().is_empty() {
+            crate::i18n::tf(lang, "input_fallback", &[("n", &(pos.unwrap_or(0) + 1).to_string())])
+        } else {
+            label
+        }
+    }
+
+    pub fn choose_lang(&self, l: Lang) {
+        storage_set(LANG_KEY, l.code());
+        self.lang_chosen.set_value(true);
+        self.lang.set(l);
+    }
 }
 
 /// The whole page.
 #[component]
 pub fn App() -> impl IntoView {
-    let lang = RwSignal::new(load_lang());
-    Effect::new(move |_| apply_lang(lang.get()));
-    let diagnosis: RwSignal<Option<Diagnosis>> = RwSignal::new(None);
-    let area = NodeRef::<leptos::html::Textarea>::new();
-    let pending: StoredValue<Option<TimeoutHandle>> = StoredValue::new(None);
+    let ctx = Ctx::new(load_lang());
+    ctx.restore();
+    ctx.open_link(&web::location_hash());
+    Effect::new(move |_| apply_lang(ctx.lang.get()));
 
-    let cancel = move || {
-        if let Some(Some(h)) = pending.try_get_value() {
-            h.clear();
-        }
-        let _ = pending.try_set_value(None);
-    };
-    let run = move || {
-        cancel();
-        let Some(el) = area.try_get_untracked().flatten() else { return };
-        let text = el.value();
-        if text.trim().is_empty() {
-            let _ = diagnosis.try_set(None);
-            return;
-        }
-        let t0 = now_ms();
-        let report = diagnose(&text);
-        let ms = now_ms() - t0;
-        let _ = diagnosis.try_set(Some(Diagnosis { report, lines: text.lines().count(), ms }));
-    };
-    let schedule = move || {
-        cancel();
-        let h = set_timeout_with_handle(run, DEBOUNCE).ok();
-        let _ = pending.try_set_value(h);
-    };
-    on_cleanup(cancel);
-    // Compile the rule catalogue (regexes) once the page has painted, so the
-    // first paste is diagnosed without that delay.
+    // Diagnose what was restored, once the page has painted; before that,
+    // compile the rule catalogue (regexes) so the first paste is quick.
+    let restored = ctx.slots.get_untracked().iter().any(|s| s.text.with_value(|t| !t.trim().is_empty()))
+        || !ctx.session.get_untracked().symptoms.is_empty();
     set_timeout(
-        || {
-            let _ = roll_doctor_engine::catalogue();
+        move || {
+            let _ = catalogue();
+            if restored && ctx.slots.try_get_untracked().is_some() && ctx.diagnosis.try_get_untracked().flatten().is_none() {
+                ctx.run_now();
+            }
         },
         Duration::from_millis(30),
     );
 
+    // A link pasted into the address bar of an open page.
+    let on_hash = window_event_listener(leptos::ev::hashchange, move |_| ctx.open_link(&web::location_hash()));
+    // Files dropped anywhere on the page (also keeps the browser from
+    // navigating away to a dropped file).
+    let on_over = window_event_listener(leptos::ev::dragover, move |ev: web_sys::DragEvent| {
+        ev.prevent_default();
+        let files = ev.data_transfer().map(|d| d.types().includes(&JsValue::from_str("Files"), 0)).unwrap_or(false);
+        if files && !ctx.dragging.get_untracked() {
+            ctx.dragging.set(true);
+        }
+    });
+    let on_leave = window_event_listener(leptos::ev::dragleave, move |ev: web_sys::DragEvent| {
+        if ev.related_target().is_none() {
+            let _ = ctx.dragging.try_set(false);
+        }
+    });
+    let on_drop = window_event_listener(leptos::ev::drop, move |ev: web_sys::DragEvent| {
+        ev.prevent_default();
+        let _ = ctx.dragging.try_set(false);
+        let files = web::files_of(ev.data_transfer().and_then(|d| d.files()));
+        ctx.load_files(files);
+    });
+    on_cleanup(move || {
+        ctx.cancel();
+        on_hash.remove();
+        on_over.remove();
+        on_leave.remove();
+        on_drop.remove();
+    });
+
     let on_keydown = move |ev: leptos::ev::KeyboardEvent| {
         if (ev.ctrl_key() || ev.meta_key()) && ev.key() == "Enter" {
             ev.prevent_default();
-            run();
+            ctx.diagnose_now();
+        } else if ev.key() == "Escape" && ctx.log_view.get_untracked().is_some() {
+            ctx.log_view.set(None);
         }
     };
-    let set_text = move |s: &str| {
-        if let Some(el) = area.get_untracked() {
-            el.set_value(s);
-            let _ = el.focus();
-        }
-        run();
-    };
-    let switch = move |l: Lang| {
-        save_lang(l);
-        lang.set(l);
-    };
+    let lang = ctx.lang;
     let lang_button = move |l: Lang, text: &'static str| {
         view! {
             <button type="button" class="lang-btn" data-lang=l.code()
                 aria-pressed=move || if lang.get() == l { "true" } else { "false" }
-                on:click=move |_| switch(l)>{text}</button>
+                on:click=move |_| ctx.choose_lang(l)>{text}</button>
         }
     };
 
     view! {
-        <div class="page">
+        <div class="page" class:dragging=move || ctx.dragging.get() on:keydown=on_keydown>
             <header class="top">
                 <div class="brand">
                     <h1>"roll-doctor"</h1>
@@ -495,38 +805,15 @@ pub fn App() -> impl IntoView {
                     {lang_button(Lang::Zh, "中文")}
                 </div>
             </header>
+            {move || crate::view::link_error_view(ctx, lang.get())}
             <main class="layout">
-                <section class="input">
-                    <label for="paste" class="input-label">{move || t(lang.get(), "input_label")}</label>
-                    <textarea id="paste" class="paste" node_ref=area spellcheck="false" autocomplete="off"
-                        autocapitalize="off" wrap="off"
-                        placeholder=move || t(lang.get(), "placeholder")
-                        on:input=move |_| schedule()
-                        on:keydown=on_keydown></textarea>
-                    <div class="toolbar">
-                        <button type="button" class="primary" data-action="diagnose" on:click=move |_| run()>
-                            {move || t(lang.get(), "diagnose")}
-                        </button>
-                        <button type="button" data-action="example" on:click=move |_| set_text(EXAMPLE)>
-                            {move || t(lang.get(), "example")}
-                        </button>
-                        <button type="button" data-action="clear" on:click=move |_| set_text("")>
-                            {move || t(lang.get(), "clear")}
-                        </button>
-                    </div>
-                    <p class="shortcut">{move || t(lang.get(), "shortcut")}</p>
-                    <p class="privacy">{move || t(lang.get(), "privacy")}</p>
-                </section>
+                {crate::inputs::inputs_panel(ctx)}
                 <section class="results">
-                    {move || {
-                        let l = lang.get();
-                        diagnosis.with(|d| match d {
-                            None => hint_view(l).into_any(),
-                            Some(d) => results_view(d, l),
-                        })
-                    }}
+                    {move || crate::view::results(ctx, lang.get())}
                 </section>
             </main>
+            {move || ctx.log_view.get().map(|target| crate::view::log_view(ctx, target, lang.get()))}
+            <div class="drop-overlay" aria-hidden="true">{move || t(lang.get(), "drop_here")}</div>
         </div>
     }
 }

@@ -305,6 +305,10 @@ fn test() -> Result<(), String> {
                 run(cmd("node").args(["e2e/e2e.mjs", "http", "dist", "e2e/out/http.png"]))
             }),
         ),
+        (
+            "end-to-end: the single file dist/roll-doctor.html opened from file://",
+            Box::new(|| run(cmd("node").args(["e2e/e2e.mjs", "file", "dist/roll-doctor.html", "e2e/out/file.png"]))),
+        ),
     ];
     let (mut passed, mut failed) = (0, 0);
     for (name, step) in &steps {
