@@ -112,6 +112,7 @@ fn slot_view(ctx: Ctx, slot: Slot) -> impl IntoView {
         }
         None => {
             let initial = slot.text.get_value();
+            web_sys::console::log_1(&wasm_bindgen::JsValue::from_str(&format!("DEBUG body run slot {}", slot.id)));
             view! {
                 <textarea id=area_id(&slot) class="paste" node_ref=slot.area spellcheck="false" autocomplete="off"
                     autocapitalize="off" wrap="off"

@@ -183,3 +183,24 @@ fn warning_next_to_a_real_error() {
     let alarms: Vec<_> = r.findings.iter().filter(|f| f.severity != Severity::Info).map(|f| f.id.as_str()).collect();
     assert_eq!(alarms, vec!["hccl-connect-timeout"]);
 }
+
+/// A typical diagnosis link stays under 2,000 characters (design target),
+/// with and without redacted excerpts. Prints the measured lengths.
+#[test]
+fn typical_share_link_is_short() {
+    use roll_doctor_engine::share;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut text = std::fs::read_to_string(dir.join("hccl-link-down.txt")).unwrap();
+    text.push_str(&std::fs::read_to_string(dir.join("hccl-connect-timeout.txt")).unwrap());
+    let inputs = [Input { text, ..Input::default() }];
+    let session = roll_doctor_engine::Session::default();
+    let plain = share::encode(&share::build(&inputs, &session, Lang::Zh, false).0);
+    let with_excerpts = share::encode(&share::build(&inputs, &session, Lang::Zh, true).0);
+    eprintln!("share link: {} chars, {} with excerpts", plain.len(), with_excerpts.len());
+    assert!(plain.len() < 2000, "{}", plain.len());
+    assert!(with_excerpts.len() < 2000, "{}", with_excerpts.len());
+    let back = share::report_from(&share::decode(&plain).unwrap());
+    let ids: Vec<_> = back.report.findings.iter().map(|f| f.id.clone()).collect();
+    let want: Vec<_> = diagnose_inputs(&inputs).findings.iter().map(|f| f.id.clone()).collect();
+    assert_eq!(ids, want);
+}
