@@ -359,6 +359,7 @@ impl Ctx {
 
     /// Diagnoses now, after painting a notice first when the input is large.
     pub fn diagnose_now(&self) {
+        web_sys::console::log_1(&JsValue::from_str(&format!("DEBUG diagnose_now areas={:?}", self.slots.get_untracked().iter().map(|s| s.area.get_untracked().map(|e| e.value().len())).collect::<Vec<_>>())));
         self.close_shared();
         if self.pending_bytes() < BUSY_NOTICE {
             self.run_now();
@@ -376,6 +377,7 @@ impl Ctx {
 
     /// The user changed an input: diagnose after a pause in typing.
     pub fn user_edit(&self) {
+        web_sys::console::log_1(&JsValue::from_str(&format!("DEBUG user_edit areas={:?}", self.slots.get_untracked().iter().map(|s| s.area.get_untracked().map(|e| e.value().len())).collect::<Vec<_>>())));
         self.close_shared();
         self.cancel();
         let ctx = *self;

@@ -162,6 +162,16 @@ pub fn evaluate(cat: &Catalogue, c: &Collected, session: &Session, only: Option<
         text: f.text.clone(),
     };
 
+    // Loops in commands are written for A2 nodes (`{0..7}`, 8 NPUs). When the
+    // input shows how many NPUs a node has (16 on A3), size them to it.
+    let npus = facts.iter().filter(|f| f.name == "npu.count").filter_map(|f| f.value.as_f64()).fold(0.0, f64::max) as u32;
+    let size_loops = |cmd: &str| -> String {
+        if (2..=64).contains(&npus) && npus != 8 {
+            cmd.replace("{0..7}", &format!("{{0..{}}}", npus - 1))
+        } else {
+            cmd.to_string()
+        }
+    };
     let ev = Evidence { hits_by_sig: group_hits(&c.hits, cat.signatures.len()), facts: &facts };
     // Every line some finding rests on, to tell the unexplained ones apart.
     let mut explained: HashSet<u64> = HashSet::new();
@@ -218,7 +228,7 @@ pub fn evaluate(cat: &Catalogue, c: &Collected, session: &Session, only: Option<
                 StepReport {
                     id: s.id.clone(),
                     title: s.title.clone(),
-                    run: s.run.clone(),
+                    run: s.run.as_deref().map(size_loops),
                     expect: s.expect.clone(),
                     state: if answered { StepState::Answered } else { StepState::Ask },
                     evidence,
@@ -240,7 +250,11 @@ pub fn evaluate(cat: &Catalogue, c: &Collected, session: &Session, only: Option<
                 from_symptom: !fired,
                 facts: why.facts.iter().map(|&i| facts[i].clone()).collect(),
                 steps,
-                fixes: rule.fixes.clone(),
+                fixes: rule
+                    .fixes
+                    .iter()
+                    .map(|f| crate::rules::Fix { commands: f.commands.iter().map(|c| size_loops(c)).collect(), ..f.clone() })
+                    .collect(),
             },
         ));
     }

@@ -204,3 +204,16 @@ fn typical_share_link_is_short() {
     let want: Vec<_> = diagnose_inputs(&inputs).findings.iter().map(|f| f.id.clone()).collect();
     assert_eq!(ids, want);
 }
+
+/// Loops in steps are sized for the node: 16 NPUs on A3 when npu-smi shows them.
+#[test]
+fn loops_follow_the_npu_count() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let a3 = std::fs::read_to_string(dir.join("healthy--npu-smi-a3.txt")).unwrap();
+    let text = format!("{a3}\nEI0006: Getting socket times out.\n");
+    let r = diagnose(&text);
+    let f = r.findings.iter().find(|f| f.id == "hccl-connect-timeout").unwrap();
+    assert_eq!(f.steps[0].run.as_deref(), Some("for i in {0..15}; do hccn_tool -i $i -link -g; done"));
+    let plain = diagnose("EI0006: Getting socket times out.\n");
+    assert_eq!(plain.findings[0].steps[0].run.as_deref(), Some("for i in {0..7}; do hccn_tool -i $i -link -g; done"));
+}
