@@ -150,6 +150,10 @@ pub struct Ctx {
     pub read_error: RwSignal<Option<String>>,
     /// Half-typed outputs of steps, by `(rule, step)`, kept across re-renders.
     pub drafts: StoredValue<HashMap<(String, String), String>>,
+    /// The page's reactive owner: inputs made in a click handler belong to
+    /// the page, not to the part of the page that was clicked (which a new
+    /// diagnosis re-renders, disposing what it owns).
+    owner: StoredValue<Option<Owner>>,
 }
 
 /// The language to start in: the remembered choice, else the browser's.
@@ -218,13 +222,14 @@ impl Ctx {
             dragging: RwSignal::new(false),
             read_error: RwSignal::new(None),
             drafts: StoredValue::new(HashMap::new()),
+            owner: StoredValue::new(Owner::current()),
         }
     }
 
     fn new_slot(&self, label: &str, text: String) -> Slot {
         let id = self.next_id.get_value();
         self.next_id.set_value(id + 1);
-        Slot {
+        let make = || Slot {
             id,
             label: RwSignal::new(label.to_string()),
             text: StoredValue::new(text),
@@ -233,6 +238,10 @@ impl Ctx {
             card: RwSignal::new(None),
             unsaved: RwSignal::new(None),
             omitted: RwSignal::new(None),
+        };
+        match self.owner.get_value() {
+            Some(owner) => owner.with(make),
+            None => make(),
         }
     }
 
@@ -317,8 +326,6 @@ impl Ctx {
         }
         self.sync_from_page();
         let (inputs, ids, _bytes) = self.inputs();
-        web_sys::console::log_1(&JsValue::from_str(&format!("DEBUG run_now slots={} inputs={} ids={:?} areas={:?}", self.slots.get_untracked().len(), inputs.len(), ids, self.slots.get_untracked().iter().map(|s| s.area.get_untracked().map(|e| (e.value().len(), e.is_connected(), e.id()))).collect::<Vec<_>>())));
-        web_sys::console::log_1(&JsValue::from_str(&format!("DEBUG textareas={}", web::document().unwrap().query_selector_all("textarea").unwrap().length())));
         let session = self.session.get_untracked();
         if inputs.is_empty() && session.symptoms.is_empty() {
             self.collected.set_value(None);
@@ -341,6 +348,13 @@ impl Ctx {
     /// Diagnoses again with the same inputs and a changed session.
     fn reevaluate(&self) {
         let session = self.session.get_untracked();
+        let no_inputs = self.collected.with_value(|c| c.as_ref().map(|(_, ids, _)| ids.is_empty()));
+        if no_inputs == Some(true) && session.symptoms.is_empty() {
+            self.diagnosis.set(None);
+            self.share_out.set(None);
+            self.save();
+            return;
+        }
         let done = self.collected.with_value(|c| {
             let (c, ids, lines) = c.as_ref()?;
             let t0 = web::now_ms();
@@ -359,7 +373,6 @@ impl Ctx {
 
     /// Diagnoses now, after painting a notice first when the input is large.
     pub fn diagnose_now(&self) {
-        web_sys::console::log_1(&JsValue::from_str(&format!("DEBUG diagnose_now areas={:?}", self.slots.get_untracked().iter().map(|s| s.area.get_untracked().map(|e| e.value().len())).collect::<Vec<_>>())));
         self.close_shared();
         if self.pending_bytes() < BUSY_NOTICE {
             self.run_now();
@@ -377,7 +390,6 @@ impl Ctx {
 
     /// The user changed an input: diagnose after a pause in typing.
     pub fn user_edit(&self) {
-        web_sys::console::log_1(&JsValue::from_str(&format!("DEBUG user_edit areas={:?}", self.slots.get_untracked().iter().map(|s| s.area.get_untracked().map(|e| e.value().len())).collect::<Vec<_>>())));
         self.close_shared();
         self.cancel();
         let ctx = *self;

@@ -112,14 +112,12 @@ fn slot_view(ctx: Ctx, slot: Slot) -> impl IntoView {
         }
         None => {
             let initial = slot.text.get_value();
-            web_sys::console::log_1(&wasm_bindgen::JsValue::from_str(&format!("DEBUG body run slot {}", slot.id)));
             view! {
                 <textarea id=area_id(&slot) class="paste" node_ref=slot.area spellcheck="false" autocomplete="off"
                     autocapitalize="off" wrap="off"
                     aria-label=move || tf(lang.get(), "input_text_aria", &[("n", &n())])
                     placeholder=move || if pos() == 0 { t(lang.get(), "placeholder") } else { t(lang.get(), "paste_output_ph") }
-                    prop:value=initial
-                    on:input=move |_| ctx.user_edit()></textarea>
+                    on:input=move |_| ctx.user_edit()>{initial}</textarea>
             }
             .into_any()
         }

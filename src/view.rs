@@ -182,7 +182,7 @@ fn answer_box(m: Mode, rule: &str, step: &StepReport, is_next: bool) -> Option<A
             <div class="paste-out">
                 <label class="k" for=id.clone()>{t(lang, "paste_output_label")}</label>
                 <textarea id=id class="step-paste" node_ref=area rows="4" spellcheck="false" autocomplete="off" wrap="off"
-                    placeholder=t(lang, "paste_output_ph") prop:value=draft
+                    placeholder=t(lang, "paste_output_ph")
                     on:input=move |ev| {
                         let v = event_target_value(&ev);
                         ctx.drafts.update_value(|d| { d.insert(key2.clone(), v); });
@@ -193,7 +193,7 @@ fn answer_box(m: Mode, rule: &str, step: &StepReport, is_next: bool) -> Option<A
                             ev.stop_propagation();
                             submit2();
                         }
-                    }></textarea>
+                    }>{draft}</textarea>
                 <button type="button" data-action="add-output" on:click=move |_| submit()>{t(lang, "add_output")}</button>
             </div>
         }
@@ -479,7 +479,7 @@ fn share_panel(ctx: Ctx, lang: Lang) -> impl IntoView {
                     {t(lang, "share_excerpts")}
                 </label>
                 <div class="share-row">
-                    <input type="text" class="share-url" readonly=true aria-label=t(lang, "share_url_aria") prop:value=url
+                    <input type="text" class="share-url" readonly=true aria-label=t(lang, "share_url_aria") value=url
                         on:focus=move |ev| {
                             if let Some(el) = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(t).ok()) {
                                 el.select();
