@@ -50,10 +50,11 @@ $ tail -n 2 /root/ascend/log/debug/plog/plog-1292363_20250408180520.log
 EI0006: [PID: 1292363] 2025-04-08-18:07:20.444.436 Getting socket times out. Reason: Remote Rank did not send the data in time. Please check the reason for the rank being stuck
 ";
 
-/// A file too large for a textarea.
+/// A file (or paste) too large for a textarea.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FileCard {
-    pub name: String,
+    /// The file name; None for pasted text.
+    pub name: Option<String>,
     pub bytes: usize,
     pub lines: usize,
 }
@@ -154,6 +155,8 @@ pub struct Ctx {
     /// the page, not to the part of the page that was clicked (which a new
     /// diagnosis re-renders, disposing what it owns).
     owner: StoredValue<Option<Owner>>,
+    /// What had the focus before the log view opened, to give it back.
+    return_focus: StoredValue<Option<web_sys::HtmlElement>, LocalStorage>,
 }
 
 /// The language to start in: the remembered choice, else the browser's.
@@ -223,6 +226,7 @@ impl Ctx {
             read_error: RwSignal::new(None),
             drafts: StoredValue::new(HashMap::new()),
             owner: StoredValue::new(Owner::current()),
+            return_focus: StoredValue::new_local(None),
         }
     }
 
@@ -277,15 +281,27 @@ impl Ctx {
         }
     }
 
-    /// The engine inputs (non-empty slots), the slot id of each, and their size.
-    fn inputs(&self) -> (Vec<Input>, Vec<u32>, usize) {
+    /// Moves texts too large to edit out of their textareas into cards: a
+    /// textarea holding megabytes makes every layout of the page slow.
+    fn card_oversized(&self) {
+        for slot in self.slots.get_untracked() {
+            if slot.card.get_untracked().is_some() {
+                continue;
+            }
+            let size = slot.text.with_value(|t| (t.len() > CARD_LIMIT).then(|| (t.len(), t.split('\n').count())));
+            if let Some((bytes, lines)) = size {
+                slot.card.set(Some(FileCard { name: None, bytes, lines }));
+            }
+        }
+    }
+
+    /// The engine inputs (non-empty slots) and the slot id of each.
+    fn inputs(&self) -> (Vec<Input>, Vec<u32>) {
         let mut inputs = Vec::new();
         let mut ids = Vec::new();
-        let mut bytes = 0;
         for slot in self.slots.get_untracked() {
             let text = slot.text.with_value(|t| if t.trim().is_empty() { None } else { Some(t.clone()) });
             let Some(text) = text else { continue };
-            bytes += text.len();
             let overrides = slot
                 .overrides
                 .get_untracked()
@@ -295,7 +311,7 @@ impl Ctx {
             inputs.push(Input { label: slot.label.get_untracked(), text, overrides });
             ids.push(slot.id);
         }
-        (inputs, ids, bytes)
+        (inputs, ids)
     }
 
     /// Size of the text waiting in the inputs (bytes).
@@ -305,7 +321,7 @@ impl Ctx {
             .iter()
             .map(|s| match (s.card.get_untracked(), s.area.get_untracked()) {
                 (Some(c), _) => c.bytes,
-                (None, Some(el)) => el.value().len(),
+                (None, Some(el)) => el.text_length() as usize,
                 (None, None) => s.text.with_value(|t| t.len()),
             })
             .sum()
@@ -325,7 +341,8 @@ impl Ctx {
             return; // unmounted
         }
         self.sync_from_page();
-        let (inputs, ids, _bytes) = self.inputs();
+        self.card_oversized();
+        let (inputs, ids) = self.inputs();
         let session = self.session.get_untracked();
         if inputs.is_empty() && session.symptoms.is_empty() {
             self.collected.set_value(None);
@@ -571,7 +588,7 @@ impl Ctx {
             _ => None,
         };
         let card = (text.len() > CARD_LIMIT).then(|| FileCard {
-            name: label.to_string(),
+            name: Some(label.to_string()),
             bytes: text.len(),
             lines: text.split('\n').count(),
         });
@@ -594,6 +611,28 @@ impl Ctx {
                 self.slots.update(|v| v.push(slot));
             }
         }
+    }
+
+    /// A paste too large for a textarea (which would make the page
+    /// sluggish): kept as a card in that input, or in a new one when the
+    /// input already holds text.
+    pub fn paste_big(&self, slot_id: u32, text: String) {
+        self.sync_from_page();
+        let card = FileCard { name: None, bytes: text.len(), lines: text.split('\n').count() };
+        match self.slot(slot_id) {
+            Some(slot) if slot.text.with_value(|t| t.trim().is_empty()) => {
+                slot.text.set_value(text);
+                slot.overrides.set(Vec::new());
+                slot.omitted.set(None);
+                slot.card.set(Some(card));
+            }
+            _ => {
+                let slot = self.new_slot("", text);
+                slot.card.set(Some(card));
+                self.slots.update(|v| v.push(slot));
+            }
+        }
+        self.diagnose_now();
     }
 
     /// Reads dropped or picked files (in chunks, with progress for large
@@ -681,7 +720,7 @@ impl Ctx {
     /// Builds the share link for the local diagnosis.
     pub fn make_share(&self) {
         self.sync_from_page();
-        let (inputs, _, _) = self.inputs();
+        let (inputs, _) = self.inputs();
         let session = self.session.get_untracked();
         let (payload, mapping) = share::build(&inputs, &session, self.lang.get_untracked(), self.excerpts.get_untracked());
         let url = format!("{}#{}", web::page_address(), share::encode(&payload));
@@ -699,6 +738,12 @@ impl Ctx {
     }
 
     pub fn show_slot_line(&self, slot: u32, line: u32) {
+        if self.log_view.get_untracked().is_none() {
+            let active = web::document()
+                .and_then(|d| d.active_element())
+                .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok());
+            self.return_focus.set_value(active);
+        }
         self.log_view.set(Some(LogTarget { slot, line }));
         request_animation_frame(|| {
             let Some(doc) = web::document() else { return };
@@ -713,6 +758,17 @@ impl Ctx {
                 }
             }
         });
+    }
+
+    /// Closes the log view and gives the focus back to what opened it.
+    pub fn close_log(&self) {
+        self.log_view.set(None);
+        if let Some(el) = self.return_focus.try_get_value().flatten() {
+            if el.is_connected() {
+                let _ = el.focus();
+            }
+        }
+        let _ = self.return_focus.try_set_value(None);
     }
 
     pub fn slot(&self, id: u32) -> Option<Slot> {
@@ -795,7 +851,7 @@ pub fn App() -> impl IntoView {
             ev.prevent_default();
             ctx.diagnose_now();
         } else if ev.key() == "Escape" && ctx.log_view.get_untracked().is_some() {
-            ctx.log_view.set(None);
+            ctx.close_log();
         }
     };
     let lang = ctx.lang;

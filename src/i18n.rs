@@ -93,7 +93,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("add_input", "Add another input", "再添加一段输入"),
     ("remove_input_aria", "Remove input {n}", "删除输入 {n}"),
     ("open_files", "Open log files…", "打开日志文件…"),
-    ("drop_hint", "or drop files anywhere on this page", "或把文件拖放到本页面任意位置"),
+    ("drop_hint", "Log files can also be dropped anywhere on this page.", "也可以把日志文件拖放到本页面任意位置。"),
     ("drop_here", "Drop the files to add them as inputs", "松开即可把文件添加为输入"),
     ("reading_file", "Reading {name}: {pct}%", "正在读取 {name}：{pct}%"),
     ("read_failed", "Could not read {name}.", "无法读取 {name}。"),
@@ -104,6 +104,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
         "{name}：{size}，共 {lines} 行。内容过大，不在此处编辑，按原样诊断。",
     ),
     ("show_text", "Show the text", "查看内容"),
+    ("pasted_text", "Pasted text", "粘贴的文本"),
     (
         "not_saved_large",
         "Too large to keep in this browser ({size}): it will not come back after a reload.",

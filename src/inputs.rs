@@ -2,7 +2,7 @@
 //! the detected kind of each part as a chip the user can change, the file
 //! picker, and the toolbar.
 
-use crate::app::{kind_code, kind_from_code, Ctx, Slot};
+use crate::app::{kind_code, kind_from_code, Ctx, Slot, CARD_LIMIT};
 use crate::i18n::{format_size, kind_key, t, tf, Lang};
 use leptos::prelude::*;
 use roll_doctor_engine::InputKind;
@@ -99,10 +99,13 @@ fn slot_view(ctx: Ctx, slot: Slot) -> impl IntoView {
     };
     let body = move || match slot.card.get() {
         Some(card) => {
-            let l = lang.get_untracked();
             view! {
                 <div class="file-card" data-file-card="">
-                    <p>{tf(l, "file_card", &[("name", &card.name), ("size", &format_size(card.bytes)), ("lines", &card.lines.to_string())])}</p>
+                    <p>{move || {
+                        let l = lang.get();
+                        let name = card.name.clone().unwrap_or_else(|| t(l, "pasted_text").to_string());
+                        tf(l, "file_card", &[("name", &name), ("size", &format_size(card.bytes)), ("lines", &card.lines.to_string())])
+                    }}</p>
                     <button type="button" data-action="show-file" on:click=move |_| ctx.show_slot_line(slot.id, 1)>
                         {move || t(lang.get(), "show_text")}
                     </button>
@@ -117,7 +120,14 @@ fn slot_view(ctx: Ctx, slot: Slot) -> impl IntoView {
                     autocapitalize="off" wrap="off"
                     aria-label=move || tf(lang.get(), "input_text_aria", &[("n", &n())])
                     placeholder=move || if pos() == 0 { t(lang.get(), "placeholder") } else { t(lang.get(), "paste_output_ph") }
-                    on:input=move |_| ctx.user_edit()>{initial}</textarea>
+                    on:input=move |_| ctx.user_edit()
+                    on:paste=move |ev: leptos::ev::ClipboardEvent| {
+                        let text = ev.clipboard_data().and_then(|d| d.get_data("text/plain").ok()).unwrap_or_default();
+                        if text.len() > CARD_LIMIT {
+                            ev.prevent_default();
+                            ctx.paste_big(slot.id, text);
+                        }
+                    }>{initial}</textarea>
             }
             .into_any()
         }
@@ -208,7 +218,8 @@ pub fn inputs_panel(ctx: Ctx) -> impl IntoView {
             <input type="file" multiple=true class="offscreen" tabindex="-1" aria-hidden="true" node_ref=file_input
                 on:change=on_files />
             {progress}
-            <p class="shortcut">{move || t(lang.get(), "shortcut")}" "{move || t(lang.get(), "drop_hint")}</p>
+            <p class="shortcut">{move || t(lang.get(), "shortcut")}</p>
+            <p class="shortcut">{move || t(lang.get(), "drop_hint")}</p>
             <p class="privacy">{move || t(lang.get(), "privacy")}</p>
             <p class="saved">{move || {
                 let l = lang.get();

@@ -684,7 +684,7 @@ pub fn log_view(ctx: Ctx, target: LogTarget, lang: Lang) -> Option<impl IntoView
     let title = tf(lang, "log_title", &[("input", &name), ("n", &want.to_string())]);
     let window =
         tf(lang, "log_window", &[("a", &from.to_string()), ("b", &to.to_string()), ("n", &total.to_string())]);
-    let close = move || ctx.log_view.set(None);
+    let close = move || ctx.close_log();
     Some(view! {
         <div class="overlay" data-logview="" on:click=move |ev: leptos::ev::MouseEvent| {
             let on_backdrop = ev.target().zip(ev.current_target()).is_some_and(|(a, b)| a == b);

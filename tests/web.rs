@@ -582,3 +582,28 @@ async fn an_oversized_input_is_diagnosed_but_not_saved() {
     root.remove();
     reset();
 }
+
+/// A link made with another rule pack, naming a finding the current rules
+/// no longer produce: both are said in the banner.
+#[wasm_bindgen_test]
+async fn a_link_from_another_rule_pack_says_what_changed() {
+    reset();
+    use roll_doctor_engine::{share, Input, Lang, Session};
+    let inputs = [Input { text: EI0006.to_string(), ..Input::default() }];
+    let (mut p, _) = share::build(&inputs, &Session::default(), Lang::En, false);
+    p.rules = "1-00000000".into();
+    p.findings.push("a-rule-that-was-removed".into());
+    set_hash(&share::encode(&p));
+    let root = fresh_root();
+    let _mounted = leptos::mount::mount_to(root.clone(), App);
+    leptos::task::tick().await;
+    let banner = root.query_selector("[data-shared]").unwrap().expect("shared banner").text_content().unwrap();
+    assert!(banner.contains("another rule pack (1-00000000)"), "{banner}");
+    assert!(banner.contains("a-rule-that-was-removed"), "{banner}");
+    assert!(banner.contains("line numbers only"), "no excerpts: {banner}");
+    assert_eq!(rule_ids(&root), ["hccl-connect-timeout"]);
+    let line = root.query_selector("[data-rule-id] .evidence li").unwrap().unwrap().text_content().unwrap();
+    assert!(line.starts_with('1') && line.contains("text not shared"), "{line}");
+    root.remove();
+    reset();
+}
