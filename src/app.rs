@@ -537,7 +537,8 @@ impl Ctx {
     fn focus_first(&self) {
         let ctx = *self;
         request_animation_frame(move || {
-            if let Some(el) = ctx.slots.try_get_untracked().and_then(|v| v.first().and_then(|s| s.area.get_untracked())) {
+            if let Some(el) = ctx.slots.try_get_untracked().and_then(|v| v.first().and_then(|s| s.area.get_untracked()))
+            {
                 let _ = el.focus();
             }
         });
@@ -584,7 +585,9 @@ impl Ctx {
         self.sync_from_page();
         let slots = self.slots.get_untracked();
         let reuse = match slots.as_slice() {
-            [only] if only.card.get_untracked().is_none() && only.text.with_value(|t| t.trim().is_empty()) => Some(*only),
+            [only] if only.card.get_untracked().is_none() && only.text.with_value(|t| t.trim().is_empty()) => {
+                Some(*only)
+            }
             _ => None,
         };
         let card = (text.len() > CARD_LIMIT).then(|| FileCard {
@@ -722,7 +725,8 @@ impl Ctx {
         self.sync_from_page();
         let (inputs, _) = self.inputs();
         let session = self.session.get_untracked();
-        let (payload, mapping) = share::build(&inputs, &session, self.lang.get_untracked(), self.excerpts.get_untracked());
+        let (payload, mapping) =
+            share::build(&inputs, &session, self.lang.get_untracked(), self.excerpts.get_untracked());
         let url = format!("{}#{}", web::page_address(), share::encode(&payload));
         let json = serde_json::to_string_pretty(&payload).unwrap_or_default();
         self.share_out.set(Some(ShareOut { url, json, mapping }));
@@ -730,7 +734,8 @@ impl Ctx {
 
     /// Shows `line` of engine input `input` in the log view.
     pub fn show_line(&self, input: Option<usize>, line: u32) {
-        let Some(slot) = self.diagnosis.with_untracked(|d| d.as_ref().and_then(|d| d.slots.get(input.unwrap_or(0)).copied()))
+        let Some(slot) =
+            self.diagnosis.with_untracked(|d| d.as_ref().and_then(|d| d.slots.get(input.unwrap_or(0)).copied()))
         else {
             return;
         };
@@ -809,7 +814,10 @@ pub fn App() -> impl IntoView {
     set_timeout(
         move || {
             let _ = catalogue();
-            if restored && ctx.slots.try_get_untracked().is_some() && ctx.diagnosis.try_get_untracked().flatten().is_none() {
+            if restored
+                && ctx.slots.try_get_untracked().is_some()
+                && ctx.diagnosis.try_get_untracked().flatten().is_none()
+            {
                 ctx.run_now();
             }
         },

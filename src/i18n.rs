@@ -193,7 +193,11 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
         "该链接由另一版本的规则包（{v}）生成，当前规则的结论可能不同。",
     ),
     ("shared_missing", "No longer found by the current rules: {ids}", "当前规则已不再给出：{ids}"),
-    ("shared_no_text", "The sender did not include the evidence text; line numbers only.", "分享者未附带证据原文，只显示行号。"),
+    (
+        "shared_no_text",
+        "The sender did not include the evidence text; line numbers only.",
+        "分享者未附带证据原文，只显示行号。",
+    ),
     ("shared_close", "Close and go back to my inputs", "关闭，返回我的输入"),
     ("link_err_title", "This share link cannot be opened.", "无法打开该分享链接。"),
     ("link_err_not_link", "The address does not hold a roll-doctor diagnosis.", "该地址中不包含 roll-doctor 诊断。"),
@@ -203,7 +207,11 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
         "该链接由更新版本的 roll-doctor 生成（链接版本 {v}），请用新版本打开。",
     ),
     ("link_err_too_large", "It is larger than any link roll-doctor makes.", "它比 roll-doctor 生成的任何链接都大。"),
-    ("link_err_corrupt", "It is damaged or cut off: copy the whole link again.", "链接已损坏或不完整：请重新复制完整链接。"),
+    (
+        "link_err_corrupt",
+        "It is damaged or cut off: copy the whole link again.",
+        "链接已损坏或不完整：请重新复制完整链接。",
+    ),
     ("link_err_kept", "Your own inputs are untouched.", "你自己的输入未受影响。"),
     ("dismiss", "Dismiss", "知道了"),
 ];

@@ -97,7 +97,8 @@ fn slot_view(ctx: Ctx, slot: Slot) -> impl IntoView {
             }
         })
     };
-    let body = move || match slot.card.get() {
+    let body = move || {
+        match slot.card.get() {
         Some(card) => {
             view! {
                 <div class="file-card" data-file-card="">
@@ -131,6 +132,7 @@ fn slot_view(ctx: Ctx, slot: Slot) -> impl IntoView {
             }
             .into_any()
         }
+    }
     };
     let notes = move || {
         let l = lang.get();

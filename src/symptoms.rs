@@ -29,7 +29,8 @@ pub enum Group {
 
 impl Group {
     /// Every group, in display order.
-    pub const ALL: [Group; 7] = [Group::Hccl, Group::Ray, Group::Npu, Group::Env, Group::Config, Group::Perf, Group::Other];
+    pub const ALL: [Group; 7] =
+        [Group::Hccl, Group::Ray, Group::Npu, Group::Env, Group::Config, Group::Perf, Group::Other];
 
     /// The UI string key of the group's name.
     pub fn key(self) -> &'static str {

@@ -28,7 +28,12 @@ struct Mode {
 }
 
 /// A button that copies `text()` and says whether it worked.
-fn copy_button(text: impl Fn() -> String + 'static, lang: Lang, idle: &'static str, action: &'static str) -> impl IntoView {
+fn copy_button(
+    text: impl Fn() -> String + 'static,
+    lang: Lang,
+    idle: &'static str,
+    action: &'static str,
+) -> impl IntoView {
     let state = RwSignal::new(CopyState::Idle);
     let label_text = move || match state.get() {
         CopyState::Idle => t(lang, idle),
@@ -121,10 +126,8 @@ fn line_text(m: Mode, text: &str) -> AnyView {
 }
 
 fn evidence_list(m: Mode, lines: &[EvidenceLine]) -> impl IntoView {
-    let items = lines
-        .iter()
-        .map(|e| view! { <li>{line_no(m, e.input, e.line)}{line_text(m, &e.text)}</li> })
-        .collect_view();
+    let items =
+        lines.iter().map(|e| view! { <li>{line_no(m, e.input, e.line)}{line_text(m, &e.text)}</li> }).collect_view();
     view! { <ol class="lines">{items}</ol> }
 }
 
@@ -682,8 +685,7 @@ pub fn log_view(ctx: Ctx, target: LogTarget, lang: Lang) -> Option<impl IntoView
         .collect_view();
     let name = ctx.input_name(target.slot, lang);
     let title = tf(lang, "log_title", &[("input", &name), ("n", &want.to_string())]);
-    let window =
-        tf(lang, "log_window", &[("a", &from.to_string()), ("b", &to.to_string()), ("n", &total.to_string())]);
+    let window = tf(lang, "log_window", &[("a", &from.to_string()), ("b", &to.to_string()), ("n", &total.to_string())]);
     let close = move || ctx.close_log();
     Some(view! {
         <div class="overlay" data-logview="" on:click=move |ev: leptos::ev::MouseEvent| {

@@ -100,8 +100,9 @@ pub fn copy_text(text: String, state: RwSignal<CopyState>) {
     };
     let Some(win) = window() else { return settle(CopyState::Failed) };
     let nav = win.navigator();
-    let has_api =
-        js_sys::Reflect::get(&nav, &JsValue::from_str("clipboard")).map(|v| !v.is_undefined() && !v.is_null()).unwrap_or(false);
+    let has_api = js_sys::Reflect::get(&nav, &JsValue::from_str("clipboard"))
+        .map(|v| !v.is_undefined() && !v.is_null())
+        .unwrap_or(false);
     if !has_api {
         return settle(if legacy_copy(&text) { CopyState::Copied } else { CopyState::Failed });
     }

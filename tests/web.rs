@@ -20,7 +20,9 @@ use std::task::{Poll, Waker};
 use std::time::Duration;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
-use web_sys::{Element, Event, EventInit, HtmlElement, HtmlInputElement, HtmlTextAreaElement, KeyboardEvent, KeyboardEventInit};
+use web_sys::{
+    Element, Event, EventInit, HtmlElement, HtmlInputElement, HtmlTextAreaElement, KeyboardEvent, KeyboardEventInit,
+};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -279,7 +281,10 @@ async fn the_example_shows_the_root_cause_first_and_an_answered_step() {
     // the detected parts of the input, with their kinds
     let kinds: Vec<String> = {
         let l = root.query_selector_all(".slot .seg select.chip").unwrap();
-        (0..l.length()).filter_map(|i| l.item(i)).map(|n| n.unchecked_into::<Element>().get_attribute("data-kind").unwrap()).collect()
+        (0..l.length())
+            .filter_map(|i| l.item(i))
+            .map(|n| n.unchecked_into::<Element>().get_attribute("data-kind").unwrap())
+            .collect()
     };
     assert_eq!(kinds, ["hccn-tool", "log"], "a chip per part");
 
@@ -303,7 +308,8 @@ async fn pasting_a_step_output_adds_an_input_and_the_root_cause_comes_first() {
         .query_selector(r#"[data-rule-id="hccl-connect-timeout"] .step[data-step-id="link"][data-next]"#)
         .unwrap()
         .expect("the link check is the next open step");
-    let out: HtmlTextAreaElement = step.query_selector("textarea.step-paste").unwrap().expect("a paste box").unchecked_into();
+    let out: HtmlTextAreaElement =
+        step.query_selector("textarea.step-paste").unwrap().expect("a paste box").unchecked_into();
     out.set_value("link status: UP\nlink status: DOWN\n");
     fire(&out, "input");
     click(&step, r#"button[data-action="add-output"]"#);
@@ -441,10 +447,7 @@ async fn a_corrupt_link_says_so_and_keeps_the_local_input() {
         root.remove();
     }
     let saved = storage().get_item(INPUTS_KEY).unwrap().expect("saved");
-    for (fragment, words) in [
-        ("v1=q1YqU7Iy1FEqKs1JLVayUsrPSVHSUcpJzEsHclLzgOy0zLyU", "damaged"),
-        ("v9=abc", "newer"),
-    ] {
+    for (fragment, words) in [("v1=q1YqU7Iy1FEqKs1JLVayUsrPSVHSUcpJzEsHclLzgOy0zLyU", "damaged"), ("v9=abc", "newer")] {
         set_hash(fragment);
         let root = fresh_root();
         let _mounted = leptos::mount::mount_to(root.clone(), App);
@@ -528,7 +531,8 @@ async fn inputs_survive_a_reload_with_labels_and_kind_choices() {
         assert_eq!(areas.length(), 2);
         let second: HtmlTextAreaElement = areas.item(1).unwrap().unchecked_into();
         second.set_value("RuntimeError: worker 3 died unexpectedly\nRuntimeError: worker 7 died unexpectedly\n");
-        let label: HtmlInputElement = root.query_selector_all("input.slot-label").unwrap().item(1).unwrap().unchecked_into();
+        let label: HtmlInputElement =
+            root.query_selector_all("input.slot-label").unwrap().item(1).unwrap().unchecked_into();
         label.set_value("node-2");
         fire(&label, "input");
         ctrl_enter(&root);
@@ -552,7 +556,8 @@ async fn inputs_survive_a_reload_with_labels_and_kind_choices() {
     let areas = root.query_selector_all("textarea.paste").unwrap();
     assert_eq!(areas.length(), 2, "both inputs restored");
     assert_eq!(areas.item(0).unwrap().unchecked_into::<HtmlTextAreaElement>().value(), EI0006);
-    let label: HtmlInputElement = root.query_selector_all("input.slot-label").unwrap().item(1).unwrap().unchecked_into();
+    let label: HtmlInputElement =
+        root.query_selector_all("input.slot-label").unwrap().item(1).unwrap().unchecked_into();
     assert_eq!(label.value(), "node-2");
     let un = wait_for(&root, "[data-unexplained]", 1000).await.expect("diagnosed after the reload");
     assert!(un.text_content().unwrap().contains("×2"));

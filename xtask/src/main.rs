@@ -98,7 +98,11 @@ fn apt_install(pkgs: &[&str]) -> Result<(), String> {
 }
 
 fn has(program: &str) -> bool {
-    Command::new("sh").args(["-c", &format!("command -v {program}")]).output().map(|o| o.status.success()).unwrap_or(false)
+    Command::new("sh")
+        .args(["-c", &format!("command -v {program}")])
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false)
 }
 
 /// Installs the build tools; with `browser`, also Chromium, chromedriver and a CJK font.
@@ -257,7 +261,9 @@ fn serve_static(port: u16) -> Result<(), String> {
             let path = target.split(['?', '#']).next().unwrap_or("/");
             let rel = if path == "/" { "index.html" } else { path.trim_start_matches('/') };
             let file = dist.join(rel);
-            let ok = method == "GET" && !rel.contains("..") && file.canonicalize().is_ok_and(|f| f.starts_with(&dist) && f.is_file());
+            let ok = method == "GET"
+                && !rel.contains("..")
+                && file.canonicalize().is_ok_and(|f| f.starts_with(&dist) && f.is_file());
             let resp = if ok {
                 match std::fs::read(&file) {
                     Ok(body) => {
@@ -268,7 +274,9 @@ fn serve_static(port: u16) -> Result<(), String> {
                         );
                         [head.into_bytes(), body].concat()
                     }
-                    Err(_) => b"HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_vec(),
+                    Err(_) => {
+                        b"HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_vec()
+                    }
                 }
             } else {
                 b"HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\nConnection: close\r\n\r\nnot found".to_vec()
@@ -288,13 +296,25 @@ fn serve(port: &str) -> Result<(), String> {
 fn test() -> Result<(), String> {
     setup(true)?;
     let steps: Vec<(&str, Box<dyn Fn() -> Result<(), String>>)> = vec![
-        ("native tests (engine, CLI, UI strings)", Box::new(|| run(cmd("cargo").args(["test", "--workspace", "--locked"])))),
+        (
+            "native tests (engine, CLI, UI strings)",
+            Box::new(|| run(cmd("cargo").args(["test", "--workspace", "--locked"]))),
+        ),
         ("release build of the web app (dist/)", Box::new(build_dist)),
         (
             "wasm tests in headless Chromium",
             Box::new(|| {
                 run(cmd("cargo")
-                    .args(["test", "--locked", "-p", "roll-doctor-web", "--target", "wasm32-unknown-unknown", "--test", "web"])
+                    .args([
+                        "test",
+                        "--locked",
+                        "-p",
+                        "roll-doctor-web",
+                        "--target",
+                        "wasm32-unknown-unknown",
+                        "--test",
+                        "web",
+                    ])
                     .env("CHROMEDRIVER", "/usr/bin/chromedriver"))
             }),
         ),
@@ -327,7 +347,11 @@ fn test() -> Result<(), String> {
         }
     }
     println!("xtask test steps: {passed} passed, {failed} failed");
-    if failed == 0 { Ok(()) } else { Err("tests failed".into()) }
+    if failed == 0 {
+        Ok(())
+    } else {
+        Err("tests failed".into())
+    }
 }
 
 /// Writes a deterministic mixed log of about `mb` megabytes: Ray, vLLM,
@@ -361,7 +385,11 @@ fn generate_log(path: &Path, mb: usize) -> Result<(), String> {
         state ^= state >> 7;
         state ^= state << 17;
         n += 1;
-        let line = if state % 5000 == 0 { failures[(n as usize) % failures.len()] } else { healthy[(state as usize >> 8) % healthy.len()] };
+        let line = if state % 5000 == 0 {
+            failures[(n as usize) % failures.len()]
+        } else {
+            healthy[(state as usize >> 8) % healthy.len()]
+        };
         writeln!(f, "{line} #{n}").map_err(|e| e.to_string())?;
         written += line.len() + 12;
     }
@@ -397,7 +425,11 @@ fn bench(mb: usize) -> Result<(), String> {
     let (_, p) = time_it(Command::new(&bin).arg("signatures"))?;
     std::fs::write(&pats, &p).map_err(|e| e.to_string())?;
     let size = std::fs::metadata(&log).map_err(|e| e.to_string())?.len() as f64 / 1e6;
-    eprintln!("xtask: {} signatures, {:.1} MB log; best of 3 runs each (1 when a run takes over 20 s)", p.lines().count(), size);
+    eprintln!(
+        "xtask: {} signatures, {:.1} MB log; best of 3 runs each (1 when a run takes over 20 s)",
+        p.lines().count(),
+        size
+    );
     eprintln!("xtask: {}", version_of("rg").unwrap_or_default());
     let best = |c: &mut dyn FnMut() -> Command| -> Result<(f64, String), String> {
         let mut b: Option<(f64, String)> = None;
@@ -434,9 +466,20 @@ fn bench(mb: usize) -> Result<(), String> {
         c.arg("-c").arg("-f").arg(&ascii).arg(&log);
         c
     })?;
-    println!("engine (roll-doctor diagnose --format json, whole pipeline): {eng:.3} s, {:.0} MB/s, {findings} findings", size / eng);
-    println!("rg -c -f signatures.txt (same patterns):       {rg:.3} s, {:.0} MB/s, {} matching lines", size / rg, rg_out.trim());
-    println!("rg -c -f signatures-ascii.txt ((?-u) patterns): {rg_a:.3} s, {:.0} MB/s, {} matching lines", size / rg_a, rg_a_out.trim());
+    println!(
+        "engine (roll-doctor diagnose --format json, whole pipeline): {eng:.3} s, {:.0} MB/s, {findings} findings",
+        size / eng
+    );
+    println!(
+        "rg -c -f signatures.txt (same patterns):       {rg:.3} s, {:.0} MB/s, {} matching lines",
+        size / rg,
+        rg_out.trim()
+    );
+    println!(
+        "rg -c -f signatures-ascii.txt ((?-u) patterns): {rg_a:.3} s, {:.0} MB/s, {} matching lines",
+        size / rg_a,
+        rg_a_out.trim()
+    );
     println!("ratio rg_time / engine_time: {:.2} same patterns, {:.2} with ASCII semantics (1.0 or more: the engine is at least as fast)", rg / eng, rg_a / eng);
     Ok(())
 }
@@ -452,7 +495,12 @@ fn main() -> ExitCode {
         Some("test") => test(),
         Some("dist") => setup(false).and_then(|_| build_dist()),
         Some("bench") => {
-            let mb = args.iter().position(|a| a == "--mb").and_then(|i| args.get(i + 1)).and_then(|s| s.parse().ok()).unwrap_or(100);
+            let mb = args
+                .iter()
+                .position(|a| a == "--mb")
+                .and_then(|i| args.get(i + 1))
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(100);
             bench(mb)
         }
         _ => {

@@ -14,7 +14,11 @@ use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "roll-doctor", version, about = "Diagnose ROLL on Ascend NPU failures from logs, configs and command output")]
+#[command(
+    name = "roll-doctor",
+    version,
+    about = "Diagnose ROLL on Ascend NPU failures from logs, configs and command output"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -107,7 +111,11 @@ fn parse_kind(spec: &str) -> Result<(usize, KindOverride), String> {
 }
 
 fn kind_names() -> Vec<String> {
-    InputKind::ALL.iter().filter_map(|k| serde_json::to_value(k).ok()).filter_map(|v| v.as_str().map(String::from)).collect()
+    InputKind::ALL
+        .iter()
+        .filter_map(|k| serde_json::to_value(k).ok())
+        .filter_map(|v| v.as_str().map(String::from))
+        .collect()
 }
 
 fn run(cli: Cli) -> Result<String, String> {
@@ -129,7 +137,8 @@ fn run(cli: Cli) -> Result<String, String> {
             let mut inputs = files.iter().map(|f| read_input(f)).collect::<Result<Vec<_>, _>>()?;
             for k in &kinds {
                 let (file, o) = parse_kind(k)?;
-                let input = inputs.get_mut(file).ok_or_else(|| format!("--kind {k}: there is no file number {}", file + 1))?;
+                let input =
+                    inputs.get_mut(file).ok_or_else(|| format!("--kind {k}: there is no file number {}", file + 1))?;
                 input.overrides.push(o);
             }
             let report = diagnose_inputs(&inputs);
@@ -163,7 +172,12 @@ fn run(cli: Cli) -> Result<String, String> {
                 ListFormat::Text => {
                     let mut o = String::new();
                     for r in &cat.rules {
-                        o.push_str(&format!("{:<40} {:<6} {}\n", r.id, format!("{:?}", r.severity).to_lowercase(), r.title.en));
+                        o.push_str(&format!(
+                            "{:<40} {:<6} {}\n",
+                            r.id,
+                            format!("{:?}", r.severity).to_lowercase(),
+                            r.title.en
+                        ));
                     }
                     o
                 }

@@ -8,7 +8,8 @@ fn bin() -> Command {
 }
 
 fn run_stdin(args: &[&str], input: &str) -> (i32, String, String) {
-    let mut child = bin().args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut child =
+        bin().args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
     let out = child.wait_with_output().unwrap();
     (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
@@ -29,7 +30,8 @@ fn text_in_chinese_and_markdown() {
     let (code, out, _) = run_stdin(&["diagnose", "--lang", "zh", "-"], "EI0006: Getting socket times out.\n");
     assert_eq!(code, 0);
     assert!(out.contains("HCCL 建链超时"), "{out}");
-    let (_, md, _) = run_stdin(&["diagnose", "--format", "markdown", "--lang", "en", "-"], "EI0006: Getting socket times out.\n");
+    let (_, md, _) =
+        run_stdin(&["diagnose", "--format", "markdown", "--lang", "en", "-"], "EI0006: Getting socket times out.\n");
     assert!(md.contains("### [error]"), "{md}");
 }
 

@@ -5,16 +5,26 @@ fn main() {
     let segs = roll_doctor_engine::segment::segment(&t);
     println!("segment: {:?} ({} segs)", t0.elapsed(), segs.len());
     let t1 = Instant::now();
-    for s in &segs { let _ = roll_doctor_engine::detect::detect(s); }
+    for s in &segs {
+        let _ = roll_doctor_engine::detect::detect(s);
+    }
     println!("detect: {:?}", t1.elapsed());
     let cat = roll_doctor_engine::catalogue();
     let t2 = Instant::now();
     let mut facts = Vec::new();
-    for s in &segs { roll_doctor_engine::parse::parse_segment(roll_doctor_engine::InputKind::Log, s, &mut roll_doctor_engine::parse::FactSink::new(&mut facts, 0)); }
+    for s in &segs {
+        roll_doctor_engine::parse::parse_segment(
+            roll_doctor_engine::InputKind::Log,
+            s,
+            &mut roll_doctor_engine::parse::FactSink::new(&mut facts, 0),
+        );
+    }
     println!("parse(log): {:?} ({} facts)", t2.elapsed(), facts.len());
     let t3 = Instant::now();
     let mut hits = Vec::new();
-    for s in &segs { cat.signatures.scan(&s.lines, &mut hits); }
+    for s in &segs {
+        cat.signatures.scan(&s.lines, &mut hits);
+    }
     println!("scan: {:?} ({} hits)", t3.elapsed(), hits.len());
     let t4 = Instant::now();
     let r = roll_doctor_engine::diagnose(&t);

@@ -98,7 +98,9 @@ fn by_command(cmd: &str) -> Option<Detection> {
         "ss" | "netstat" => d(InputKind::Ss, 90),
         "env" | "printenv" | "export" => d(InputKind::Env, 90),
         "echo" if c.contains('$') => d(InputKind::Env, 80),
-        "pip" | "pip3" if c.contains(" list") || c.contains(" show") || c.contains(" freeze") => d(InputKind::PipList, 95),
+        "pip" | "pip3" if c.contains(" list") || c.contains(" show") || c.contains(" freeze") => {
+            d(InputKind::PipList, 95)
+        }
         "ray" if c.contains("status") => d(InputKind::RayStatus, 95),
         "docker" if c.contains(" run") => d(InputKind::DockerRun, 95),
         "ip" if c.contains("route") => d(InputKind::IpRoute, 90),
@@ -114,9 +116,21 @@ fn by_command(cmd: &str) -> Option<Detection> {
 
 /// Top-level or role keys that only a ROLL config has.
 const ROLL_KEYS: &[&str] = &[
-    "actor_train:", "actor_infer:", "reference:", "critic:", "device_mapping:", "strategy_args:",
-    "strategy_name:", "rollout_batch_size:", "num_return_sequences_in_group:", "pretrain:", "system_envs:",
-    "exp_name:", "num_gpus_per_node:", "strategy_config:", "generating_args:",
+    "actor_train:",
+    "actor_infer:",
+    "reference:",
+    "critic:",
+    "device_mapping:",
+    "strategy_args:",
+    "strategy_name:",
+    "rollout_batch_size:",
+    "num_return_sequences_in_group:",
+    "pretrain:",
+    "system_envs:",
+    "exp_name:",
+    "num_gpus_per_node:",
+    "strategy_config:",
+    "generating_args:",
 ];
 
 /// Scores a ROLL YAML config from its content.
@@ -146,7 +160,13 @@ fn roll_config_score(seg: &Segment) -> u8 {
         return 0;
     }
     let ratio = yamlish * 100 / (yamlish + other).max(1);
-    let base = if keys >= 3 { 70 } else if keys == 2 { 60 } else { 50 };
+    let base = if keys >= 3 {
+        70
+    } else if keys == 2 {
+        60
+    } else {
+        50
+    };
     if ratio >= 80 {
         (base + 25).min(99) as u8
     } else if ratio >= 50 {
@@ -159,7 +179,11 @@ fn roll_config_score(seg: &Segment) -> u8 {
 /// Scores `ulimit -a` style output without a prompt.
 fn ulimit_score(seg: &Segment) -> u8 {
     let hits = seg.lines.iter().filter(|l| l.text.contains("open files") && l.text.contains("(-n)")).count();
-    if hits > 0 { 80 } else { 0 }
+    if hits > 0 {
+        80
+    } else {
+        0
+    }
 }
 
 fn failure_like() -> &'static regex::Regex {
@@ -192,8 +216,14 @@ fn log_score(seg: &Segment) -> u8 {
         if yaml_key_line(t) {
             continue;
         }
-        if t.contains("ERROR") || t.contains("Error") || t.contains("WARNING") || t.contains("INFO")
-            || t.contains("Traceback") || t.contains("HCCL") || t.contains("[PID") || t.contains("pid=")
+        if t.contains("ERROR")
+            || t.contains("Error")
+            || t.contains("WARNING")
+            || t.contains("INFO")
+            || t.contains("Traceback")
+            || t.contains("HCCL")
+            || t.contains("[PID")
+            || t.contains("pid=")
             || failure_like().is_match(t)
         {
             hits += 1;
@@ -309,7 +339,10 @@ mod tests {
     #[test]
     fn command_names_the_kind() {
         assert_eq!(kind("$ ulimit -n\n1024\n"), InputKind::Ulimit);
-        assert_eq!(kind("$ for i in {0..7}; do hccn_tool -i $i -link -g; done\nlink status: UP\n"), InputKind::HccnTool);
+        assert_eq!(
+            kind("$ for i in {0..7}; do hccn_tool -i $i -link -g; done\nlink status: UP\n"),
+            InputKind::HccnTool
+        );
     }
 
     #[test]
@@ -333,7 +366,8 @@ mod tests {
     fn system_envs_block_is_not_a_log() {
         let t = "system_envs:\n  HCCL_CONNECT_TIMEOUT: 3600\n  HCCL_EXEC_TIMEOUT: \"3600\"\n  HCCL_NPU_SOCKET_PORT_RANGE: auto\n";
         assert_ne!(kind(t), InputKind::Log);
-        let full = format!("exp_name: x\nrollout_batch_size: 64\n\n{t}\nactor_train:\n  device_mapping: list(range(0,8))\n");
+        let full =
+            format!("exp_name: x\nrollout_batch_size: 64\n\n{t}\nactor_train:\n  device_mapping: list(range(0,8))\n");
         let parts = split_and_detect(segment(&full).remove(0));
         assert_eq!(parts.len(), 1, "{:?}", parts.iter().map(|p| p.1).collect::<Vec<_>>());
         assert_eq!(parts[0].1.kind, InputKind::RollConfig);

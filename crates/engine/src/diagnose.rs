@@ -109,13 +109,7 @@ fn answer_facts(cat: &Catalogue, session: &Session) -> Vec<Fact> {
         };
         for f in &opt.facts {
             let Some(name) = registered(&f.fact) else { continue };
-            let value = match &f.value {
-                serde_json::Value::Bool(b) => FactValue::Bool(*b),
-                serde_json::Value::Number(n) if n.is_i64() => FactValue::Int(n.as_i64().unwrap_or(0)),
-                serde_json::Value::Number(n) => FactValue::Float(n.as_f64().unwrap_or(0.0)),
-                serde_json::Value::String(s) => FactValue::Str(s.clone()),
-                _ => continue,
-            };
+            let Some(value) = FactValue::from_json(&f.value) else { continue };
             out.push(Fact {
                 name,
                 subject: f.subject.clone(),
@@ -151,20 +145,15 @@ pub fn evaluate(cat: &Catalogue, c: &Collected, session: &Session, only: Option<
             Err(_) => String::new(),
         }
     };
-    let evidence_line = |key: u64| EvidenceLine {
-        input: multi.then_some((key >> 32) as usize),
-        line: key as u32,
-        text: text_of(key),
-    };
-    let fact_line = |f: &Fact| EvidenceLine {
-        input: if multi { seg_input(f) } else { None },
-        line: f.line,
-        text: f.text.clone(),
-    };
+    let evidence_line =
+        |key: u64| EvidenceLine { input: multi.then_some((key >> 32) as usize), line: key as u32, text: text_of(key) };
+    let fact_line =
+        |f: &Fact| EvidenceLine { input: if multi { seg_input(f) } else { None }, line: f.line, text: f.text.clone() };
 
     // Loops in commands are written for A2 nodes (`{0..7}`, 8 NPUs). When the
     // input shows how many NPUs a node has (16 on A3), size them to it.
-    let npus = facts.iter().filter(|f| f.name == "npu.count").filter_map(|f| f.value.as_f64()).fold(0.0, f64::max) as u32;
+    let npus =
+        facts.iter().filter(|f| f.name == "npu.count").filter_map(|f| f.value.as_f64()).fold(0.0, f64::max) as u32;
     let size_loops = |cmd: &str| -> String {
         if (2..=64).contains(&npus) && npus != 8 {
             cmd.replace("{0..7}", &format!("{{0..{}}}", npus - 1))
@@ -200,10 +189,7 @@ pub fn evaluate(cat: &Catalogue, c: &Collected, session: &Session, only: Option<
         ev_lines.dedup();
         let fact_keys: HashSet<(Option<usize>, u32)> = ev_lines.iter().map(|e| (e.input, e.line)).collect();
         let total = fact_keys.len()
-            + keys
-                .iter()
-                .filter(|&&k| !fact_keys.contains(&(multi.then_some((k >> 32) as usize), k as u32)))
-                .count();
+            + keys.iter().filter(|&&k| !fact_keys.contains(&(multi.then_some((k >> 32) as usize), k as u32))).count();
         ev_lines.extend(keys.iter().take(MAX_EVIDENCE).map(|&k| evidence_line(k)));
         ev_lines.sort();
         // A fact and a signature hit on the same line are one piece of evidence.
@@ -213,7 +199,8 @@ pub fn evaluate(cat: &Catalogue, c: &Collected, session: &Session, only: Option<
             .steps
             .iter()
             .map(|s| {
-                let clicked = session.answers.iter().find(|a| a.rule == rule.id && a.step == s.id).map(|a| a.answer.clone());
+                let clicked =
+                    session.answers.iter().find(|a| a.rule == rule.id && a.step == s.id).map(|a| a.answer.clone());
                 let evidence: Vec<EvidenceLine> = match &s.answered_by {
                     Some(name) => facts
                         .iter()
@@ -253,7 +240,10 @@ pub fn evaluate(cat: &Catalogue, c: &Collected, session: &Session, only: Option<
                 fixes: rule
                     .fixes
                     .iter()
-                    .map(|f| crate::rules::Fix { commands: f.commands.iter().map(|c| size_loops(c)).collect(), ..f.clone() })
+                    .map(|f| crate::rules::Fix {
+                        commands: f.commands.iter().map(|c| size_loops(c)).collect(),
+                        ..f.clone()
+                    })
                     .collect(),
             },
         ));

@@ -32,6 +32,17 @@ impl FactValue {
         }
     }
 
+    /// A scalar JSON value (from a rule's answer or a share link) as a fact value.
+    pub fn from_json(v: &serde_json::Value) -> Option<FactValue> {
+        Some(match v {
+            serde_json::Value::Bool(b) => FactValue::Bool(*b),
+            serde_json::Value::Number(n) if n.is_i64() => FactValue::Int(n.as_i64()?),
+            serde_json::Value::Number(n) => FactValue::Float(n.as_f64()?),
+            serde_json::Value::String(s) => FactValue::Str(s.clone()),
+            _ => return None,
+        })
+    }
+
     /// The value as text, as it would be printed.
     pub fn to_text(&self) -> String {
         match self {
@@ -66,10 +77,7 @@ pub struct Fact {
 /// combiner module declares the facts it produces in its own `FACTS` list;
 /// this chains them.
 pub fn registry() -> impl Iterator<Item = &'static (&'static str, &'static str)> {
-    crate::parse::FACT_LISTS
-        .iter()
-        .chain(crate::parse::combine::COMBINER_FACT_LISTS)
-        .flat_map(|l| l.iter())
+    crate::parse::FACT_LISTS.iter().chain(crate::parse::combine::COMBINER_FACT_LISTS).flat_map(|l| l.iter())
 }
 
 /// Looks a fact name up in the registry, returning its `'static` form.

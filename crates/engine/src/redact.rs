@@ -59,8 +59,18 @@ pub struct Mapping {
 
 /// Public names that identify nobody and that fix commands mention.
 const PUBLIC_HOSTS: &[&str] = &[
-    "github.com", "pypi.org", "quay.io", "huaweicloud.com", "pytorch.org", "huggingface.co",
-    "modelscope.cn", "hiascend.com", "docker.io", "ubuntu.com", "debian.org", "gitee.com",
+    "github.com",
+    "pypi.org",
+    "quay.io",
+    "huaweicloud.com",
+    "pytorch.org",
+    "huggingface.co",
+    "modelscope.cn",
+    "hiascend.com",
+    "docker.io",
+    "ubuntu.com",
+    "debian.org",
+    "gitee.com",
 ];
 /// User names that identify nobody.
 const PUBLIC_USERS: &[&str] = &["root", "admin", "user", "ubuntu", "HwHiAiUser", "ma-user", "node", "ray"];
@@ -142,7 +152,8 @@ fn find_all(text: &str) -> Vec<Found> {
                 push(Kind::User, user);
             }
             // A host that is itself an IPv4 address gets an address placeholder.
-            let is_ip = host.as_str().split('.').count() == 4 && host.as_str().split('.').all(|p| p.parse::<u8>().is_ok());
+            let is_ip =
+                host.as_str().split('.').count() == 4 && host.as_str().split('.').all(|p| p.parse::<u8>().is_ok());
             if is_ip {
                 if !keep_ipv4(host.as_str()) {
                     push(Kind::Ipv4, Some(host));
@@ -292,9 +303,20 @@ mod tests {
         assert_eq!(out[0], "[root@host-1 ~]# hccn_tool -i 0 -ip -g");
         assert_eq!(out[1], "ipaddr:192.0.2.1\nnetmask:255.255.255.0");
         assert_eq!(out[2], "|  192.0.2.2(27)   |  16666  |   192.0.2.1(0)   |");
-        assert!(out[3].starts_with("user-1@example.com token hf_REDACTED-1 Authorization: Bearer REDACTED-2"), "{}", out[3]);
-        assert!(out[4].contains("02:00:00:00:00:01") && out[4].contains("2001:db8::1") && out[4].contains("/home/user-1/"), "{}", out[4]);
-        assert_eq!(out[5], "(raylet, ip=192.0.2.2) listening on 127.0.0.1:6379 and 0.0.0.0:8265 via mirrors.huaweicloud.com");
+        assert!(
+            out[3].starts_with("user-1@example.com token hf_REDACTED-1 Authorization: Bearer REDACTED-2"),
+            "{}",
+            out[3]
+        );
+        assert!(
+            out[4].contains("02:00:00:00:00:01") && out[4].contains("2001:db8::1") && out[4].contains("/home/user-1/"),
+            "{}",
+            out[4]
+        );
+        assert_eq!(
+            out[5],
+            "(raylet, ip=192.0.2.2) listening on 127.0.0.1:6379 and 0.0.0.0:8265 via mirrors.huaweicloud.com"
+        );
     }
 
     #[test]

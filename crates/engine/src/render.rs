@@ -33,7 +33,15 @@ fn unexplained_text(report: &Report, lang: Lang, o: &mut String) {
     }
     let _ = writeln!(o, "{}:", label("unexplained", lang));
     for g in &report.unexplained {
-        let _ = writeln!(o, "  {} {}: {}  (×{} {})", label("line", lang), g.first.line, g.first.text, g.count, label("times", lang));
+        let _ = writeln!(
+            o,
+            "  {} {}: {}  (×{} {})",
+            label("line", lang),
+            g.first.line,
+            g.first.text,
+            g.count,
+            label("times", lang)
+        );
     }
 }
 
@@ -50,11 +58,7 @@ fn unexplained_markdown(report: &Report, lang: Lang, o: &mut String) {
 
 /// A renderer label in `lang`.
 pub fn label(key: &str, lang: Lang) -> &'static str {
-    LABELS
-        .iter()
-        .find(|(k, _, _)| *k == key)
-        .map(|(_, en, zh)| if lang == Lang::Zh { *zh } else { *en })
-        .unwrap_or("")
+    LABELS.iter().find(|(k, _, _)| *k == key).map(|(_, en, zh)| if lang == Lang::Zh { *zh } else { *en }).unwrap_or("")
 }
 
 /// The name of a severity in `lang`.
@@ -97,7 +101,11 @@ pub fn text(report: &Report, lang: Lang) -> String {
         if !f.steps.is_empty() {
             let _ = writeln!(o, "   {}:", label("steps", lang));
             for (i, s) in f.steps.iter().enumerate() {
-                let mark = if s.state == StepState::Answered { format!(" [{}]", label("answered", lang)) } else { String::new() };
+                let mark = if s.state == StepState::Answered {
+                    format!(" [{}]", label("answered", lang))
+                } else {
+                    String::new()
+                };
                 let _ = writeln!(o, "     {}. {}{}", i + 1, t(&s.title, lang), mark);
                 if let Some(run) = &s.run {
                     let _ = writeln!(o, "        $ {}", run.replace('\n', "\n          "));
@@ -152,7 +160,11 @@ pub fn markdown(report: &Report, lang: Lang) -> String {
         if !f.steps.is_empty() {
             let _ = writeln!(o, "**{}**\n", label("steps", lang));
             for (i, s) in f.steps.iter().enumerate() {
-                let mark = if s.state == StepState::Answered { format!(" _({})_", label("answered", lang)) } else { String::new() };
+                let mark = if s.state == StepState::Answered {
+                    format!(" _({})_", label("answered", lang))
+                } else {
+                    String::new()
+                };
                 let _ = writeln!(o, "{}. {}{}", i + 1, t(&s.title, lang), mark);
                 if let Some(run) = &s.run {
                     let _ = writeln!(o, "   ```bash\n   {}\n   ```", run.replace('\n', "\n   "));

@@ -357,17 +357,24 @@ impl std::fmt::Display for RuleError {
 fn to_json(node: &Node) -> serde_json::Value {
     use serde_json::Value as J;
     match &node.value {
-        YValue::Map(entries) => J::Object(
-            entries.iter().map(|(k, v)| (k.as_str().unwrap_or("").to_string(), to_json(v))).collect(),
-        ),
+        YValue::Map(entries) => {
+            J::Object(entries.iter().map(|(k, v)| (k.as_str().unwrap_or("").to_string(), to_json(v))).collect())
+        }
         YValue::Seq(items) => J::Array(items.iter().map(to_json).collect()),
         YValue::Alias => J::Null,
         YValue::Scalar { text, quoted: true } => J::String(text.clone()),
         YValue::Scalar { text, quoted: false } => match node.type_name() {
             "null" => J::Null,
-            "bool" => J::Bool(matches!(text.as_str(), "true" | "True" | "TRUE" | "yes" | "Yes" | "YES" | "on" | "On" | "ON")),
+            "bool" => {
+                J::Bool(matches!(text.as_str(), "true" | "True" | "TRUE" | "yes" | "Yes" | "YES" | "on" | "On" | "ON"))
+            }
             "int" => node.as_int().map(J::from).unwrap_or(J::String(text.clone())),
-            "float" => text.parse::<f64>().ok().and_then(serde_json::Number::from_f64).map(J::Number).unwrap_or(J::String(text.clone())),
+            "float" => text
+                .parse::<f64>()
+                .ok()
+                .and_then(serde_json::Number::from_f64)
+                .map(J::Number)
+                .unwrap_or(J::String(text.clone())),
             _ => J::String(text.clone()),
         },
     }
@@ -396,7 +403,12 @@ pub(crate) fn compile(c: &Cond, patterns: &mut Vec<String>) -> Result<Expr, Stri
     if set != 1 {
         return Err("a condition needs exactly one of signature, fact, all, any, not".into());
     }
-    let has_test = c.equals.is_some() || c.ne.is_some() || c.one_of.is_some() || c.lt.is_some() || c.gt.is_some() || c.matches.is_some();
+    let has_test = c.equals.is_some()
+        || c.ne.is_some()
+        || c.one_of.is_some()
+        || c.lt.is_some()
+        || c.gt.is_some()
+        || c.matches.is_some();
     if c.signature.is_none() && c.min_count.is_some() {
         return Err("min_count only goes with signature".into());
     }
@@ -430,7 +442,14 @@ pub(crate) fn compile(c: &Cond, patterns: &mut Vec<String>) -> Result<Expr, Stri
         return Ok(Expr::Fact {
             name,
             subject: c.subject.clone(),
-            test: FactTest { equals: c.equals.clone(), ne: c.ne.clone(), one_of: c.one_of.clone(), lt: c.lt, gt: c.gt, matches },
+            test: FactTest {
+                equals: c.equals.clone(),
+                ne: c.ne.clone(),
+                one_of: c.one_of.clone(),
+                lt: c.lt,
+                gt: c.gt,
+                matches,
+            },
         });
     }
     let list = |xs: &Vec<Cond>, patterns: &mut Vec<String>| -> Result<Vec<Expr>, String> {

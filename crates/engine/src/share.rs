@@ -161,7 +161,10 @@ fn build_from(
 ) -> (Payload, Vec<Mapping>) {
     let seg_input = |f: &Fact| c.segments.get(f.segment).map(|s| s.input as u32).unwrap_or(0);
     // Which facts and hits the findings rest on: re-run each fired rule.
-    let ev = crate::rules::Evidence { hits_by_sig: crate::rules::group_hits(&c.hits, cat.signatures.len()), facts: &c.facts };
+    let ev = crate::rules::Evidence {
+        hits_by_sig: crate::rules::group_hits(&c.hits, cat.signatures.len()),
+        facts: &c.facts,
+    };
     let mut fact_ids: BTreeSet<usize> = BTreeSet::new();
     let mut hit_keys: BTreeSet<(u64, usize)> = BTreeSet::new();
     for f in &report.findings {
@@ -299,7 +302,14 @@ pub fn report_from(p: &Payload) -> SharedReport {
     let mut c = Collected {
         inputs,
         segments: (0..inputs)
-            .map(|i| SegmentInfo { input: i, kind: InputKind::Unrecognised, confidence: 0, command: None, start_line: 0, end_line: 0 })
+            .map(|i| SegmentInfo {
+                input: i,
+                kind: InputKind::Unrecognised,
+                confidence: 0,
+                command: None,
+                start_line: 0,
+                end_line: 0,
+            })
             .collect(),
         ..Collected::default()
     };
@@ -314,13 +324,7 @@ pub fn report_from(p: &Payload) -> SharedReport {
     }
     for f in &p.facts {
         let Some(name) = registered(&f.name) else { continue };
-        let value = match &f.value {
-            serde_json::Value::Bool(b) => FactValue::Bool(*b),
-            serde_json::Value::Number(n) if n.is_i64() => FactValue::Int(n.as_i64().unwrap_or(0)),
-            serde_json::Value::Number(n) => FactValue::Float(n.as_f64().unwrap_or(0.0)),
-            serde_json::Value::String(s) => FactValue::Str(s.clone()),
-            _ => continue,
-        };
+        let Some(value) = FactValue::from_json(&f.value) else { continue };
         c.facts.push(Fact {
             name,
             subject: f.subject.clone(),
@@ -364,7 +368,9 @@ mod tests {
         assert!(back.missing.is_empty());
         let ids = |r: &Report| r.findings.iter().map(|f| f.id.clone()).collect::<Vec<_>>();
         assert_eq!(ids(&back.report), ids(&original));
-        let lines = |r: &Report| r.findings.iter().map(|f| f.evidence.iter().map(|e| e.line).collect::<Vec<_>>()).collect::<Vec<_>>();
+        let lines = |r: &Report| {
+            r.findings.iter().map(|f| f.evidence.iter().map(|e| e.line).collect::<Vec<_>>()).collect::<Vec<_>>()
+        };
         assert_eq!(lines(&back.report), lines(&original));
         // redacted excerpts, mapping kept locally
         let json = serde_json::to_string(&back.report).unwrap();
@@ -396,7 +402,10 @@ mod tests {
         let bomb = miniz_oxide::deflate::compress_to_vec(&vec![b' '; 4 << 20], 9);
         let bomb = format!("v1={}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bomb));
         assert_eq!(decode(&bomb), Err(ShareError::TooLarge));
-        assert_eq!(decode(&format!("#lang=zh&{link}")).map(|p| p.findings), Ok(vec!["hccl-connect-timeout".to_string()]));
+        assert_eq!(
+            decode(&format!("#lang=zh&{link}")).map(|p| p.findings),
+            Ok(vec!["hccl-connect-timeout".to_string()])
+        );
     }
 
     /// A link made by version 1. It must decode forever.

@@ -37,8 +37,8 @@ pub struct Hit {
 
 /// Words that start a command a user typed rather than a line a program printed.
 const TYPED: &[&str] = &[
-    "grep", "egrep", "zgrep", "rg", "export", "echo", "cat", "tail", "less", "head", "find", "sed", "awk",
-    "history", "unset", "set", "vim", "vi",
+    "grep", "egrep", "zgrep", "rg", "export", "echo", "cat", "tail", "less", "head", "find", "sed", "awk", "history",
+    "unset", "set", "vim", "vi",
 ];
 
 /// True for a line that looks like a command typed at a shell (possibly
@@ -153,12 +153,8 @@ mod tests {
     #[test]
     fn hard_wrapped_lines_are_joined() {
         let long = "[ERROR] HCCL(1,python):2025-04-08 [socket.cc:1] [1][Wait] wait socket establish timeout, role[1] rank[12] timeout[120]";
-        let folded: String = long
-            .chars()
-            .collect::<Vec<_>>()
-            .chunks(60)
-            .map(|c| c.iter().collect::<String>() + "\n")
-            .collect();
+        let folded: String =
+            long.chars().collect::<Vec<_>>().chunks(60).map(|c| c.iter().collect::<String>() + "\n").collect();
         let text = format!("{folded}{}\n{}\n", "x".repeat(60), "y".repeat(60));
         let lines = normalise(&text);
         assert_eq!(wrap_width(&lines), Some(60));

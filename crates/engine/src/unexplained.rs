@@ -101,7 +101,9 @@ mod tests {
     #[test]
     fn pattern_finds_failure_like_lines() {
         let re = regex::Regex::new(PATTERN).unwrap();
-        for yes in ["KeyError: 1", "AssertionError", "[ERROR] boom", "Error: x", "EZ9999: Inner Error!", "foo EJ0003: bind"] {
+        for yes in
+            ["KeyError: 1", "AssertionError", "[ERROR] boom", "Error: x", "EZ9999: Inner Error!", "foo EJ0003: bind"]
+        {
             assert!(re.is_match(yes), "{yes}");
         }
         for no in ["INFO all good", "error_count=0", "ERRORS=0", "step 20260819"] {

@@ -121,7 +121,11 @@ pub fn resolve_plain(t: &str) -> &'static str {
         && f.chars().next().is_some_and(|c| c.is_ascii_digit() || c == '.')
         && f.parse::<f64>().is_ok()
         || matches!(f.as_str(), ".inf" | ".Inf" | ".INF" | ".nan" | ".NaN" | ".NAN");
-    if is_float { "float" } else { "str" }
+    if is_float {
+        "float"
+    } else {
+        "str"
+    }
 }
 
 fn parse_int(t: &str) -> Option<i64> {
@@ -220,7 +224,8 @@ mod tests {
 
     #[test]
     fn lines_and_types() {
-        let doc = parse("a:\n  b: list(range(0,8))\n  c: [0, 1]\n  d: \"3600\"\n  e: 3600\n  f: yes\n").unwrap().unwrap();
+        let doc =
+            parse("a:\n  b: list(range(0,8))\n  c: [0, 1]\n  d: \"3600\"\n  e: 3600\n  f: yes\n").unwrap().unwrap();
         let a = doc.get("a").unwrap();
         assert_eq!(a.get("b").unwrap().line, 2);
         assert_eq!(a.get("c").unwrap().type_name(), "seq");

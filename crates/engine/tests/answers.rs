@@ -8,7 +8,9 @@
 //! cause comes first and a healthy answer adds no problem.
 
 use roll_doctor_engine::report::StepReport;
-use roll_doctor_engine::{catalogue, diagnose_session, AnswerRef, Finding, Input, Report, Session, Severity, StepState};
+use roll_doctor_engine::{
+    catalogue, diagnose_session, AnswerRef, Finding, Input, Report, Session, Severity, StepState,
+};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Diagnoses `text` with `rule` picked as the symptom and the given clicks.
@@ -17,7 +19,11 @@ fn run_with(text: &str, rule: &str, clicks: &[(&str, &str)]) -> Report {
         symptoms: vec![rule.to_string()],
         answers: clicks
             .iter()
-            .map(|(step, answer)| AnswerRef { rule: rule.to_string(), step: step.to_string(), answer: answer.to_string() })
+            .map(|(step, answer)| AnswerRef {
+                rule: rule.to_string(),
+                step: step.to_string(),
+                answer: answer.to_string(),
+            })
             .collect(),
     };
     diagnose_session(&[Input { text: text.to_string(), ..Input::default() }], &session)
@@ -282,13 +288,15 @@ const EXPECTED: &[(&str, &str, &str, &[&str])] = &[
 
 #[test]
 fn every_answer_has_the_expected_outcome() {
-    let listed: BTreeMap<(&str, &str, &str), &[&str]> = EXPECTED.iter().map(|(r, s, a, e)| ((*r, *s, *a), *e)).collect();
+    let listed: BTreeMap<(&str, &str, &str), &[&str]> =
+        EXPECTED.iter().map(|(r, s, a, e)| ((*r, *s, *a), *e)).collect();
     assert_eq!(listed.len(), EXPECTED.len(), "EXPECTED lists an answer twice");
     let answers = all_answers();
     let mut failures = Vec::new();
     for (rule, st, answer) in &answers {
         let Some(want) = listed.get(&(rule.as_str(), st.as_str(), answer.as_str())) else {
-            failures.push(format!("{rule} / {st} / {answer}: not in EXPECTED (add it with the findings it should fire)"));
+            failures
+                .push(format!("{rule} / {st} / {answer}: not in EXPECTED (add it with the findings it should fire)"));
             continue;
         };
         let rep = click(rule, st, answer);
@@ -298,7 +306,8 @@ fn every_answer_has_the_expected_outcome() {
             failures.push(format!("{rule} / {st} / {answer}: fires {got:?}, expected {want:?}"));
         }
     }
-    let existing: BTreeSet<(&str, &str, &str)> = answers.iter().map(|(r, s, a)| (r.as_str(), s.as_str(), a.as_str())).collect();
+    let existing: BTreeSet<(&str, &str, &str)> =
+        answers.iter().map(|(r, s, a)| (r.as_str(), s.as_str(), a.as_str())).collect();
     for key in listed.keys() {
         if !existing.contains(key) {
             failures.push(format!("{key:?}: listed in EXPECTED but no such answer"));
@@ -332,16 +341,49 @@ fn every_step_with_answers_can_move_the_diagnosis() {
 /// (`value: "1024"` is text, and `lt: 65536` only compares numbers).
 fn fact_type(name: &str) -> Option<&'static str> {
     Some(match name {
-        "ulimit.nofile" | "docker.ulimit_nofile" | "npu.count" | "npu.hbm_in_use" | "npu.hbm_used_mb" | "hccn.tls_switch"
-        | "hccn.tls_inconsistent" | "ray.nodes_active" | "ray.nodes_missing" | "docker.davinci_count" => "int",
+        "ulimit.nofile"
+        | "docker.ulimit_nofile"
+        | "npu.count"
+        | "npu.hbm_in_use"
+        | "npu.hbm_used_mb"
+        | "hccn.tls_switch"
+        | "hccn.tls_inconsistent"
+        | "ray.nodes_active"
+        | "ray.nodes_missing"
+        | "docker.davinci_count" => "int",
         "hccn.ping_loss_percent" | "ray.resource_total" | "ray.resource_used" | "npu.hbm_usage_pct" => "float",
-        "env.unset" | "env.listing" | "pip.missing" | "pip.listing" | "torch.npu_available" | "ray.npu_absent"
+        "env.unset"
+        | "env.listing"
+        | "pip.missing"
+        | "pip.listing"
+        | "torch.npu_available"
+        | "ray.npu_absent"
         | "docker.privileged" => "bool",
-        "hccn.link_status" | "hccn.ipaddr" | "hccn.ip_missing" | "hccn.ip_duplicate" | "hccn.net_health" | "npu.health"
-        | "npu.name" | "npu.platform" | "npu.smi_error" | "npu.process" | "env.var" | "pip.package" | "ss.listen"
-        | "ss.listen_process" | "route.dev" | "route.src" | "ray.port_owner_other" | "ray.port_loopback_only"
-        | "hccl.socket_ifname_mismatch" | "docker.missing_device" | "docker.missing_mount" | "docker.image"
-        | "device.image_platform_mismatch" | "device.soc_env_mismatch" | "stack.torch_npu_mismatch"
+        "hccn.link_status"
+        | "hccn.ipaddr"
+        | "hccn.ip_missing"
+        | "hccn.ip_duplicate"
+        | "hccn.net_health"
+        | "npu.health"
+        | "npu.name"
+        | "npu.platform"
+        | "npu.smi_error"
+        | "npu.process"
+        | "env.var"
+        | "pip.package"
+        | "ss.listen"
+        | "ss.listen_process"
+        | "route.dev"
+        | "route.src"
+        | "ray.port_owner_other"
+        | "ray.port_loopback_only"
+        | "hccl.socket_ifname_mismatch"
+        | "docker.missing_device"
+        | "docker.missing_mount"
+        | "docker.image"
+        | "device.image_platform_mismatch"
+        | "device.soc_env_mismatch"
+        | "stack.torch_npu_mismatch"
         | "stack.vllm_ascend_mismatch" => "str",
         n if n.starts_with("config.") && n != "config.devices_needed" && n != "config.nodes_required" => "str",
         _ => return None,
@@ -355,7 +397,8 @@ fn answer_facts_have_the_parsers_value_types() {
             for a in &s.answers {
                 for f in &a.facts {
                     let what = format!("{} / {} / {}: {}", r.id, s.id, a.id, f.fact);
-                    let want = fact_type(&f.fact).unwrap_or_else(|| panic!("{what}: add the fact's value type to fact_type()"));
+                    let want = fact_type(&f.fact)
+                        .unwrap_or_else(|| panic!("{what}: add the fact's value type to fact_type()"));
                     let ok = match want {
                         "int" => f.value.is_i64(),
                         "float" => f.value.is_f64(),
@@ -487,7 +530,13 @@ fn ray_answers() {
     check("ray-nodes-not-joining", "env", "loopback", "ray-nodes-not-joining", Some("consistent"));
     check("worker-exit-expected", "status", "fewer", "ray-nodes-not-joining", Some("all"));
     check("ray-cluster-too-few-nodes", "npus", "no-npu", "ray-no-npu-resources", Some("ok"));
-    check("ray-head-port-occupied-by-other-process", "listen", "other", "ray-head-port-occupied-by-other-process", Some("gcs"));
+    check(
+        "ray-head-port-occupied-by-other-process",
+        "listen",
+        "other",
+        "ray-head-port-occupied-by-other-process",
+        Some("gcs"),
+    );
     check("device-mapping-exceeds-cluster", "ray", "fewer", "device-mapping-exceeds-cluster", Some("enough"));
     check("node2pg-keyerror", "ray", "fewer", "device-mapping-exceeds-cluster", Some("enough"));
 }
@@ -507,7 +556,13 @@ fn config_answers() {
     check("device-mapping-syntax-error", "mapping", "bad-string", "device-mapping-syntax-error", Some("strings"));
     check("device-mapping-yaml-list", "mapping", "yaml-list", "device-mapping-yaml-list", Some("strings"));
     check("system-envs-non-string", "values", "unquoted", "system-envs-non-string", Some("quoted"));
-    check("vllm-tp-not-dividing-device-mapping", "sizes", "not-divisible", "vllm-tp-not-dividing-device-mapping", Some("divides"));
+    check(
+        "vllm-tp-not-dividing-device-mapping",
+        "sizes",
+        "not-divisible",
+        "vllm-tp-not-dividing-device-mapping",
+        Some("divides"),
+    );
     check("config-yaml-syntax-error", "locate", "error", "config-yaml-syntax-error", Some("valid"));
 }
 
@@ -580,14 +635,17 @@ fn unknown_or_foreign_answers_are_ignored() {
 #[test]
 fn answered_subject_limits_which_facts_answer_a_step() {
     // `ss -tlnp | grep 8265` does not answer "who listens on 6379".
-    let other_port = "$ ss -tlnp | grep 8265\nLISTEN 0 128 0.0.0.0:8265 0.0.0.0:* users:((\"python3\",pid=4242,fd=9))\n";
+    let other_port =
+        "$ ss -tlnp | grep 8265\nLISTEN 0 128 0.0.0.0:8265 0.0.0.0:* users:((\"python3\",pid=4242,fd=9))\n";
     let rep = run_with(other_port, "ray-nodes-not-joining", &[]);
     assert_eq!(step(&rep, "ray-nodes-not-joining", "listen").state, StepState::Ask);
-    let head_port = "$ ss -tlnp | grep 6379\nLISTEN 0 128 0.0.0.0:6379 0.0.0.0:* users:((\"gcs_server\",pid=4242,fd=9))\n";
+    let head_port =
+        "$ ss -tlnp | grep 6379\nLISTEN 0 128 0.0.0.0:6379 0.0.0.0:* users:((\"gcs_server\",pid=4242,fd=9))\n";
     let rep = run_with(head_port, "ray-nodes-not-joining", &[]);
     assert_eq!(step(&rep, "ray-nodes-not-joining", "listen").state, StepState::Answered);
     // `echo $ASCEND_HOME_PATH` answers the CANN step; another variable does not.
-    let rep = run_with("$ echo $ASCEND_HOME_PATH\n/usr/local/Ascend/ascend-toolkit/latest\n", "cann-env-not-sourced", &[]);
+    let rep =
+        run_with("$ echo $ASCEND_HOME_PATH\n/usr/local/Ascend/ascend-toolkit/latest\n", "cann-env-not-sourced", &[]);
     assert_eq!(step(&rep, "cann-env-not-sourced", "home").state, StepState::Answered);
     let rep = run_with("$ echo $SOC_VERSION\nascend910b1\n", "cann-env-not-sourced", &[]);
     assert_eq!(step(&rep, "cann-env-not-sourced", "home").state, StepState::Ask);

@@ -13,7 +13,11 @@ fn is_kebab(id: &str) -> bool {
 #[test]
 fn every_rule_file_loads() {
     let cat = catalogue();
-    assert!(cat.errors.is_empty(), "rule files failed to load:\n{}", cat.errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n"));
+    assert!(
+        cat.errors.is_empty(),
+        "rule files failed to load:\n{}",
+        cat.errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n")
+    );
     assert_eq!(cat.rules.len(), rule_files().len());
 }
 
@@ -82,7 +86,11 @@ fn examples_match_and_no_match() {
         for ex in &r.examples.matches {
             let rep = diagnose(ex);
             if !rep.findings.iter().any(|f| f.id == r.id) {
-                failures.push(format!("{}: should match:\n{ex}\n got: {:?}", r.id, rep.findings.iter().map(|f| &f.id).collect::<Vec<_>>()));
+                failures.push(format!(
+                    "{}: should match:\n{ex}\n got: {:?}",
+                    r.id,
+                    rep.findings.iter().map(|f| &f.id).collect::<Vec<_>>()
+                ));
             }
         }
         for ex in &r.examples.no_match {
@@ -118,8 +126,19 @@ fn answers_and_answered_by_name_registered_facts() {
             assert_eq!(ids.len(), s.answers.len(), "{} step {}: duplicate answer ids", r.id, s.id);
             for a in &s.answers {
                 for f in &a.facts {
-                    assert!(facts::registered(&f.fact).is_some(), "{} step {} answer {}: unknown fact {}", r.id, s.id, a.id, f.fact);
-                    assert!(f.value.is_string() || f.value.is_number() || f.value.is_boolean(), "{}: answer values are scalars", r.id);
+                    assert!(
+                        facts::registered(&f.fact).is_some(),
+                        "{} step {} answer {}: unknown fact {}",
+                        r.id,
+                        s.id,
+                        a.id,
+                        f.fact
+                    );
+                    assert!(
+                        f.value.is_string() || f.value.is_number() || f.value.is_boolean(),
+                        "{}: answer values are scalars",
+                        r.id
+                    );
                 }
             }
         }

@@ -24,11 +24,7 @@ fn expected(header: &str) -> Vec<String> {
         }
         v.replace_range(a..=b, "");
     }
-    v.split([',', ' '])
-        .map(str::trim)
-        .filter(|s| !s.is_empty() && *s != "none")
-        .map(String::from)
-        .collect()
+    v.split([',', ' ']).map(str::trim).filter(|s| !s.is_empty() && *s != "none").map(String::from).collect()
 }
 
 #[test]

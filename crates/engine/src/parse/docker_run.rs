@@ -150,14 +150,75 @@ pub(crate) fn shell_words(pieces: &[(usize, &str)]) -> Vec<Word> {
 
 /// Options of `docker run` that take a value in the next word.
 const VALUE_OPTS: &[&str] = &[
-    "--name", "-v", "--volume", "--mount", "-e", "--env", "--env-file", "--device", "--ulimit", "--shm-size",
-    "--network", "--net", "--ipc", "-w", "--workdir", "-p", "--publish", "--entrypoint", "-u", "--user", "--cpus",
-    "-m", "--memory", "--runtime", "--label", "-l", "--hostname", "-h", "--add-host", "--cap-add", "--cap-drop",
-    "--security-opt", "--pid", "--gpus", "--restart", "--log-driver", "--log-opt", "--memory-swap", "--cpuset-cpus",
-    "--platform", "--pull", "--dns", "--group-add", "--tmpfs", "--device-cgroup-rule", "--uts", "--userns",
-    "--cgroupns", "--storage-opt", "--sysctl", "--ip", "--link", "--volumes-from", "--cidfile", "--expose", "-a",
-    "--attach", "--cpu-shares", "-c", "--memory-reservation", "--network-alias", "--stop-signal", "--stop-timeout",
-    "--health-cmd", "--oom-score-adj", "--mac-address", "--label-file", "--cgroup-parent", "--annotation",
+    "--name",
+    "-v",
+    "--volume",
+    "--mount",
+    "-e",
+    "--env",
+    "--env-file",
+    "--device",
+    "--ulimit",
+    "--shm-size",
+    "--network",
+    "--net",
+    "--ipc",
+    "-w",
+    "--workdir",
+    "-p",
+    "--publish",
+    "--entrypoint",
+    "-u",
+    "--user",
+    "--cpus",
+    "-m",
+    "--memory",
+    "--runtime",
+    "--label",
+    "-l",
+    "--hostname",
+    "-h",
+    "--add-host",
+    "--cap-add",
+    "--cap-drop",
+    "--security-opt",
+    "--pid",
+    "--gpus",
+    "--restart",
+    "--log-driver",
+    "--log-opt",
+    "--memory-swap",
+    "--cpuset-cpus",
+    "--platform",
+    "--pull",
+    "--dns",
+    "--group-add",
+    "--tmpfs",
+    "--device-cgroup-rule",
+    "--uts",
+    "--userns",
+    "--cgroupns",
+    "--storage-opt",
+    "--sysctl",
+    "--ip",
+    "--link",
+    "--volumes-from",
+    "--cidfile",
+    "--expose",
+    "-a",
+    "--attach",
+    "--cpu-shares",
+    "-c",
+    "--memory-reservation",
+    "--network-alias",
+    "--stop-signal",
+    "--stop-timeout",
+    "--health-cmd",
+    "--oom-score-adj",
+    "--mac-address",
+    "--label-file",
+    "--cgroup-parent",
+    "--annotation",
 ];
 
 /// Management devices every non-privileged NPU container needs.
@@ -272,9 +333,7 @@ fn covers(target: &str, need: &str) -> bool {
 fn image_platform(image: &str) -> Option<&'static str> {
     let lower = image.to_ascii_lowercase();
     let tag = lower.rsplit('/').next().unwrap_or(&lower);
-    let token = |t: &str| {
-        tag.split(['-', '_', ':', '.']).any(|p| p == t)
-    };
+    let token = |t: &str| tag.split(['-', '_', ':', '.']).any(|p| p == t);
     if tag.contains("310p") {
         Some("310P")
     } else if token("a3") || tag.contains("910_93") || tag.contains("910c") {
@@ -311,7 +370,9 @@ fn parse_run(run: &Run<'_>, start: usize, sink: &mut FactSink<'_>) {
         };
         // `-eFOO=bar`, `-v/a:/b`: short option glued to its value.
         let glued = match (opt.get(..2), opt.get(2..)) {
-            (Some(o @ ("-e" | "-v" | "-p" | "-w" | "-u" | "-m")), Some(rest)) if inline.is_none() && !rest.is_empty() => {
+            (Some(o @ ("-e" | "-v" | "-p" | "-w" | "-u" | "-m")), Some(rest))
+                if inline.is_none() && !rest.is_empty() =>
+            {
                 Some((o, rest.to_string()))
             }
             _ => None,
@@ -387,13 +448,17 @@ fn parse_run(run: &Run<'_>, start: usize, sink: &mut FactSink<'_>) {
                 }
             }
             "--ipc" if v == "host" => sink.push("docker.ipc_host", None, FactValue::Bool(true), &vline),
-            "--network" | "--net" if v == "host" => sink.push("docker.network_host", None, FactValue::Bool(true), &vline),
+            "--network" | "--net" if v == "host" => {
+                sink.push("docker.network_host", None, FactValue::Bool(true), &vline)
+            }
             _ => {}
         }
     }
     let davinci = devices
         .iter()
-        .filter(|(d, _)| d.strip_prefix("/dev/davinci").is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit())))
+        .filter(|(d, _)| {
+            d.strip_prefix("/dev/davinci").is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+        })
         .count();
     sink.push("docker.davinci_count", None, FactValue::Int(davinci as i64), &head);
     let access = if privileged {
@@ -414,11 +479,21 @@ fn parse_run(run: &Run<'_>, start: usize, sink: &mut FactSink<'_>) {
     }
     if !privileged && !runtime {
         if davinci == 0 {
-            sink.push("docker.missing_device", Some("/dev/davinciN".into()), FactValue::Str("no --device /dev/davinciN".into()), &head);
+            sink.push(
+                "docker.missing_device",
+                Some("/dev/davinciN".into()),
+                FactValue::Str("no --device /dev/davinciN".into()),
+                &head,
+            );
         }
         for m in MANAGER_DEVICES {
             if !devices.iter().any(|(d, _)| d == m) {
-                sink.push("docker.missing_device", Some(m.to_string()), FactValue::Str(format!("no --device {m}")), &head);
+                sink.push(
+                    "docker.missing_device",
+                    Some(m.to_string()),
+                    FactValue::Str(format!("no --device {m}")),
+                    &head,
+                );
             }
         }
     }
@@ -522,7 +597,8 @@ mod tests {
         let fs = facts(t);
         assert_eq!(get(&fs, "docker.shm_size_mb")[0].1, "16384");
         assert_eq!(get(&fs, "docker.image_platform")[0].1, "A3");
-        let missing: Vec<_> = get(&fs, "docker.missing_device").into_iter().map(|(s, _, _)| s.clone().unwrap()).collect();
+        let missing: Vec<_> =
+            get(&fs, "docker.missing_device").into_iter().map(|(s, _, _)| s.clone().unwrap()).collect();
         assert_eq!(missing, vec!["/dev/davinci_manager", "/dev/devmm_svm", "/dev/hisi_hdc"]);
         let mounts: Vec<_> = get(&fs, "docker.missing_mount").into_iter().map(|(s, _, _)| s.clone().unwrap()).collect();
         assert_eq!(mounts, vec!["/usr/local/dcmi"]);
@@ -549,7 +625,20 @@ mod tests {
     fn shell_words_quotes_and_ops() {
         let w = shell_words(&[(0, "env | grep -E \"A|B\" 'x y' a\\ b; ls # c")]);
         let t: Vec<_> = w.iter().map(|w| (w.text.as_str(), w.op)).collect();
-        assert_eq!(t, vec![("env", false), ("|", true), ("grep", false), ("-E", false), ("A|B", false), ("x y", false), ("a b", false), (";", true), ("ls", false)]);
+        assert_eq!(
+            t,
+            vec![
+                ("env", false),
+                ("|", true),
+                ("grep", false),
+                ("-E", false),
+                ("A|B", false),
+                ("x y", false),
+                ("a b", false),
+                (";", true),
+                ("ls", false)
+            ]
+        );
         let w = shell_words(&[(0, "docker run \\"), (1, "  -v a:b img")]);
         assert_eq!(w.iter().map(|w| w.piece).collect::<Vec<_>>(), vec![0, 0, 1, 1, 1]);
     }

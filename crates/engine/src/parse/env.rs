@@ -316,7 +316,10 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
         Mode::Listing => true,
         Mode::Plain if seg.command.is_none() => {
             let has = |n: &str| seen.contains_key(n);
-            seen.len() >= 10 && has("PATH") && has("HOME") && (has("PWD") || has("SHELL") || has("USER") || has("HOSTNAME"))
+            seen.len() >= 10
+                && has("PATH")
+                && has("HOME")
+                && (has("PWD") || has("SHELL") || has("USER") || has("HOSTNAME"))
         }
         _ => false,
     };
@@ -346,11 +349,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn facts(text: &str) -> Vec<Fact> {
-        let mut out = Vec::new();
-        for (i, seg) in segment(text).iter().enumerate() {
-            super::parse(seg, &mut super::FactSink::new(&mut out, i));
-        }
-        out
+        crate::parse::facts_of(text, super::parse)
     }
 
     fn var(fs: &[Fact], name: &str) -> Option<String> {
@@ -374,7 +373,9 @@ mod tests {
 
     #[test]
     fn declare_and_export() {
-        let fs = facts("$ export -p\ndeclare -x ASCEND_HOME_PATH=\"/usr/local/Ascend/ascend-toolkit/latest\"\ndeclare -x OLDPWD\n");
+        let fs = facts(
+            "$ export -p\ndeclare -x ASCEND_HOME_PATH=\"/usr/local/Ascend/ascend-toolkit/latest\"\ndeclare -x OLDPWD\n",
+        );
         assert_eq!(var(&fs, "ASCEND_HOME_PATH").as_deref(), Some("/usr/local/Ascend/ascend-toolkit/latest"));
         assert!(unset(&fs, "OLDPWD"));
         let fs = facts("export HCCL_CONNECT_TIMEOUT=3600\nexport HCCL_EXEC_TIMEOUT='3600'\nexport VLLM_USE_V1=1\n");

@@ -255,7 +255,11 @@ fn fact_name(kind: Kind, missing: bool) -> &'static str {
 
 fn is_error_line(t: &str) -> bool {
     let l = t.to_ascii_lowercase();
-    l.contains("fail") || l.contains("error") || l.contains("invalid") || l.contains("not set") || l.contains("not config")
+    l.contains("fail")
+        || l.contains("error")
+        || l.contains("invalid")
+        || l.contains("not set")
+        || l.contains("not config")
 }
 
 /// True when a line marks `hccn_tool` output; used by [`score`].
@@ -424,11 +428,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn facts(text: &str) -> Vec<Fact> {
-        let mut out = Vec::new();
-        for (i, seg) in segment(text).iter().enumerate() {
-            super::parse(seg, &mut super::FactSink::new(&mut out, i));
-        }
-        out
+        crate::parse::facts_of(text, super::parse)
     }
 
     fn view(text: &str, name: &str) -> Vec<(Option<String>, String, u32)> {
@@ -464,7 +464,8 @@ mod tests {
 
     #[test]
     fn echoed_labels_name_the_card() {
-        let t = "$ for i in {0..7}; do echo $i; hccn_tool -i $i -link -g; done\n0\nlink status: UP\n5\nlink status: DOWN\n";
+        let t =
+            "$ for i in {0..7}; do echo $i; hccn_tool -i $i -link -g; done\n0\nlink status: UP\n5\nlink status: DOWN\n";
         let v = view(t, "hccn.link_status");
         assert_eq!(v[0].0, s("0"));
         assert_eq!(v[1], (s("5"), "DOWN".into(), 5));
@@ -498,7 +499,8 @@ mod tests {
 
     #[test]
     fn ping_and_health() {
-        let t = "$ hccn_tool -i 0 -ping -g address 10.20.0.29\n3 packets transmitted, 0 received, 100.00% packet loss\n";
+        let t =
+            "$ hccn_tool -i 0 -ping -g address 10.20.0.29\n3 packets transmitted, 0 received, 100.00% packet loss\n";
         assert_eq!(view(t, "hccn.ping_loss_percent"), vec![(s("0"), "100".into(), 2)]);
         let t = "$ hccn_tool -i 2 -net_health -g\nnet health status: Socket fail\n";
         assert_eq!(view(t, "hccn.net_health"), vec![(s("2"), "Socket fail".into(), 2)]);

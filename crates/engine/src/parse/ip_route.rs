@@ -86,11 +86,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn facts(text: &str) -> Vec<Fact> {
-        let mut out = Vec::new();
-        for (i, seg) in segment(text).iter().enumerate() {
-            super::parse(seg, &mut super::FactSink::new(&mut out, i));
-        }
-        out
+        crate::parse::facts_of(text, super::parse)
     }
 
     fn view(text: &str) -> Vec<(&'static str, String, String, u32)> {

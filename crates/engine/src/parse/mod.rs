@@ -58,9 +58,26 @@ impl<'a> FactSink<'a> {
     pub fn push(&mut self, name: &str, subject: Option<String>, value: FactValue, line: &Line) {
         debug_assert!(registered(name).is_some(), "unregistered fact name {name}");
         if let Some(name) = registered(name) {
-            self.facts.push(Fact { name, subject, value, line: line.no, text: line.text.clone(), segment: self.segment });
+            self.facts.push(Fact {
+                name,
+                subject,
+                value,
+                line: line.no,
+                text: line.text.clone(),
+                segment: self.segment,
+            });
         }
     }
+}
+
+/// Test helper: the facts `parse` yields for each segment of `text`.
+#[cfg(test)]
+pub(crate) fn facts_of(text: &str, parse: fn(&Segment, &mut FactSink<'_>)) -> Vec<Fact> {
+    let mut out = Vec::new();
+    for (i, seg) in crate::segment::segment(text).iter().enumerate() {
+        parse(seg, &mut FactSink::new(&mut out, i));
+    }
+    out
 }
 
 /// Content scores of every structured kind, for segments with no command.

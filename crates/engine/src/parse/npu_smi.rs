@@ -252,7 +252,11 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
                     continue;
                 };
                 let name = cs.get(2).copied().unwrap_or("").to_string();
-                let mem = cs.get(3).and_then(|m| m.split_whitespace().next()).and_then(|m| m.parse::<i64>().ok()).unwrap_or(0);
+                let mem = cs
+                    .get(3)
+                    .and_then(|m| m.split_whitespace().next())
+                    .and_then(|m| m.parse::<i64>().ok())
+                    .unwrap_or(0);
                 procs.push((ids[0], ids.get(1).copied(), pid.to_string(), name, mem, line.clone()));
                 continue;
             }
@@ -346,13 +350,10 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
     }
     let mut held: BTreeMap<String, bool> = BTreeMap::new();
     for (npu, chip, pid, name, mem, l) in &procs {
-        let subj = by_npu_chip
-            .get(&(*npu, chip.unwrap_or(0)))
-            .cloned()
-            .unwrap_or_else(|| match chip {
-                Some(c) if *c != 0 => format!("{npu}-{c}"),
-                _ => npu.to_string(),
-            });
+        let subj = by_npu_chip.get(&(*npu, chip.unwrap_or(0))).cloned().unwrap_or_else(|| match chip {
+            Some(c) if *c != 0 => format!("{npu}-{c}"),
+            _ => npu.to_string(),
+        });
         sink.push("npu.process", Some(subj.clone()), FactValue::Str(format!("pid {pid} {name} {mem} MB")), l);
         if *mem >= 1024 {
             held.insert(subj, true);
@@ -406,11 +407,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn facts(text: &str) -> Vec<Fact> {
-        let mut out = Vec::new();
-        for (i, seg) in segment(text).iter().enumerate() {
-            super::parse(seg, &mut super::FactSink::new(&mut out, i));
-        }
-        out
+        crate::parse::facts_of(text, super::parse)
     }
 
     fn get<'a>(fs: &'a [Fact], name: &str, subject: Option<&str>) -> Vec<&'a FactValue> {
@@ -538,7 +535,8 @@ mod tests {
     #[test]
     fn indented_and_elided_table() {
         // ../shared/samples/c18: indented, rows elided with `...`, a -t health query after it.
-        let t = "        +------------------------------------------------------------------------------------------------+
+        let t =
+            "        +------------------------------------------------------------------------------------------------+
         | npu-smi 23.0.5                   Version: 23.0.5                                               |
         | NPU   Name                | Health        | Power(W)    Temp(C)           Hugepages-Usage(page)|
         | Chip                      | Bus-Id        | AICore(%)   Memory-Usage(MB)  HBM-Usage(MB)        |

@@ -85,7 +85,24 @@ fn freeze(t: &str) -> Option<(&str, &str)> {
     (is_pkg_name(n) && is_version(v)).then_some((n, v))
 }
 
-const KNOWN: &[&str] = &["torch", "torch-npu", "torchvision", "torchaudio", "vllm", "vllm-ascend", "triton", "triton-ascend", "transformers", "ray", "numpy", "accelerate", "deepspeed", "megatron-core", "mcore-adapter", "roll"];
+const KNOWN: &[&str] = &[
+    "torch",
+    "torch-npu",
+    "torchvision",
+    "torchaudio",
+    "vllm",
+    "vllm-ascend",
+    "triton",
+    "triton-ascend",
+    "transformers",
+    "ray",
+    "numpy",
+    "accelerate",
+    "deepspeed",
+    "megatron-core",
+    "mcore-adapter",
+    "roll",
+];
 
 /// How much `seg` looks like this input when no command named it (0–100).
 pub fn score(seg: &Segment) -> u8 {
@@ -170,7 +187,15 @@ fn grep_regex(stage: &[&str]) -> Option<Regex> {
     }
     let alts: Vec<String> = pats
         .iter()
-        .map(|p| if fixed { regex::escape(p) } else if extended { p.clone() } else { p.replace("\\|", "|") })
+        .map(|p| {
+            if fixed {
+                regex::escape(p)
+            } else if extended {
+                p.clone()
+            } else {
+                p.replace("\\|", "|")
+            }
+        })
         .collect();
     let alt = alts.join("|");
     let pat = if word { format!(r"(?:^|[^\w])(?:{alt})(?:[^\w]|$)") } else { alt };
@@ -198,7 +223,11 @@ fn mode_of(cmd: Option<&str>) -> Mode {
         ["conda", "list", ..] => "list",
         _ => return Mode::Other,
     };
-    if !(sub == "list" || sub == "freeze") || first.iter().any(|w| matches!(*w, "--outdated" | "-o" | "--uptodate" | "-u" | "--not-required" | "--editable" | "-e")) {
+    if !(sub == "list" || sub == "freeze")
+        || first
+            .iter()
+            .any(|w| matches!(*w, "--outdated" | "-o" | "--uptodate" | "-u" | "--not-required" | "--editable" | "-e"))
+    {
         return Mode::Other;
     }
     let mut greps = Vec::new();
@@ -308,11 +337,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn facts(text: &str) -> Vec<Fact> {
-        let mut out = Vec::new();
-        for (i, seg) in segment(text).iter().enumerate() {
-            super::parse(seg, &mut super::FactSink::new(&mut out, i));
-        }
-        out
+        crate::parse::facts_of(text, super::parse)
     }
 
     fn pkg(fs: &[Fact], n: &str) -> Option<String> {

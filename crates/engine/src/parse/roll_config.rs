@@ -203,7 +203,10 @@ impl<'d> Checker<'_, '_, 'd> {
             let text = match &it.value {
                 Value::Scalar { text, .. } => text.clone(),
                 // `- override hydra/launcher: x` style entries
-                Value::Map(e) => e.first().and_then(|(k, v)| Some(format!("{}: {}", k.as_str()?, v.as_str().unwrap_or("")))).unwrap_or_default(),
+                Value::Map(e) => e
+                    .first()
+                    .and_then(|(k, v)| Some(format!("{}: {}", k.as_str()?, v.as_str().unwrap_or(""))))
+                    .unwrap_or_default(),
                 _ => continue,
             };
             if !text.is_empty() {
@@ -348,7 +351,8 @@ impl<'d> Checker<'_, '_, 'd> {
     fn cross_role(&mut self, roles: &[Role<'_>]) {
         let gpu: Vec<&Role<'_>> = roles.iter().filter(|r| !r.ids.is_empty()).collect();
         // Cluster size: max id + 1 over every role.
-        if let Some((r, max)) = gpu.iter().filter_map(|r| r.ids.iter().max().map(|m| (*r, *m))).max_by_key(|(_, m)| *m) {
+        if let Some((r, max)) = gpu.iter().filter_map(|r| r.ids.iter().max().map(|m| (*r, *m))).max_by_key(|(_, m)| *m)
+        {
             let (name, line) = (r.name.clone(), r.dm_line);
             self.emit("config.devices_needed", Some(name), FactValue::Int(max.saturating_add(1)), line);
         }
@@ -365,7 +369,8 @@ impl<'d> Checker<'_, '_, 'd> {
         for r in &gpu {
             if let Some(k) = self.gpus_per_worker(r) {
                 if k > 0 && r.ids.len() as i64 % k != 0 {
-                    let msg = format!("len(device_mapping)={} must be divisible by num_gpus_per_worker={k}", r.ids.len());
+                    let msg =
+                        format!("len(device_mapping)={} must be divisible by num_gpus_per_worker={k}", r.ids.len());
                     self.str_fact("config.tp_mismatch", &r.name, msg, r.dm_line);
                 }
             }
@@ -450,9 +455,12 @@ impl<'d> Checker<'_, '_, 'd> {
             if name == "reference" {
                 continue;
             }
-            let dynamic = r.node.get("use_dynamic_batching_in_train").and_then(|v| resolve(doc, v)).and_then(|v| v.as_str()).is_some_and(|t| {
-                matches!(t, "true" | "True" | "TRUE" | "yes" | "Yes" | "on" | "On")
-            });
+            let dynamic = r
+                .node
+                .get("use_dynamic_batching_in_train")
+                .and_then(|v| resolve(doc, v))
+                .and_then(|v| v.as_str())
+                .is_some_and(|t| matches!(t, "true" | "True" | "TRUE" | "yes" | "Yes" | "on" | "On"));
             if dynamic {
                 continue;
             }
@@ -464,7 +472,8 @@ impl<'d> Checker<'_, '_, 'd> {
             let lo = samples / dp;
             let hi = if samples % dp != 0 { lo + 1 } else { lo };
             if lo < bb {
-                let gas_line = ta.and_then(|t| t.get("gradient_accumulation_steps")).map(|g| g.line).unwrap_or(pd_node.line);
+                let gas_line =
+                    ta.and_then(|t| t.get("gradient_accumulation_steps")).map(|g| g.line).unwrap_or(pd_node.line);
                 let msg = format!(
                     "{samples} samples / dp {dp} = {lo} per rank < per_device_train_batch_size*gradient_accumulation_steps = {pd}*{gas} = {bb}"
                 );
@@ -500,7 +509,9 @@ fn unclosed_flow(lines: &[crate::segment::Line]) -> Option<usize> {
                 None => match c {
                     '#' if prev.is_whitespace() => break,
                     // A quote opens a scalar only where a scalar starts.
-                    '\'' | '"' if prev.is_whitespace() || matches!(prev, ':' | '[' | '{' | ',' | '-') => quote = Some(c),
+                    '\'' | '"' if prev.is_whitespace() || matches!(prev, ':' | '[' | '{' | ',' | '-') => {
+                        quote = Some(c)
+                    }
                     '[' | '{' => stack.push(i),
                     ']' | '}' => {
                         stack.pop();
@@ -616,12 +627,22 @@ mod tests {
             "rewards:\n  judge:\n    device_mapping: ~\n",
             "  other:\n    device_mapping: \"[6, 7]\"\n",
         ));
-        let types: Vec<_> = named(&f, "config.device_mapping_type").iter().map(|x| (x.subject.clone().unwrap(), x.value.to_text(), x.line)).collect();
+        let types: Vec<_> = named(&f, "config.device_mapping_type")
+            .iter()
+            .map(|x| (x.subject.clone().unwrap(), x.value.to_text(), x.line))
+            .collect();
         assert_eq!(
             types,
-            vec![("actor_infer".into(), "seq".into(), 4), ("reference".into(), "int".into(), 6), ("rewards.judge".into(), "null".into(), 11)]
+            vec![
+                ("actor_infer".into(), "seq".into(), 4),
+                ("reference".into(), "int".into(), 6),
+                ("rewards.judge".into(), "null".into(), 11)
+            ]
         );
-        assert_eq!(one(&f, "config.device_mapping_error"), (Some("critic".into()), "SyntaxError: '(' was never closed".into(), 8));
+        assert_eq!(
+            one(&f, "config.device_mapping_error"),
+            (Some("critic".into()), "SyntaxError: '(' was never closed".into(), 8)
+        );
         let ok: Vec<_> = named(&f, "config.device_mapping").iter().map(|x| x.value.to_text()).collect();
         assert_eq!(ok, vec!["0-7", "6-7"]);
         assert_eq!(one(&f, "config.devices_needed").1, "8");
@@ -637,7 +658,8 @@ mod tests {
             "actor_infer:\n  device_mapping: list(range(0,${gpus}))\n",
         ));
         assert_eq!(one(&f, "config.device_mapping").1, "0-3");
-        let bad: Vec<_> = named(&f, "config.system_env_non_string").iter().map(|x| x.subject.clone().unwrap()).collect();
+        let bad: Vec<_> =
+            named(&f, "config.system_env_non_string").iter().map(|x| x.subject.clone().unwrap()).collect();
         assert_eq!(bad, vec!["A", "C"]);
         assert!(named(&f, "config.device_mapping_error").is_empty());
     }
@@ -648,7 +670,10 @@ mod tests {
             "system_envs:\n  HCCL_CONNECT_TIMEOUT: 3600\n  X: \"1\"\n  Y: true\n  Z: 0.96\n  E:\n  Q: 'ok'\n",
             "actor_train:\n  device_mapping: list(range(0,8))\n  system_envs:\n    NVTE_TORCH_COMPILE: 0\n",
         ));
-        let bad: Vec<_> = named(&f, "config.system_env_non_string").iter().map(|x| (x.subject.clone().unwrap(), x.value.to_text(), x.line)).collect();
+        let bad: Vec<_> = named(&f, "config.system_env_non_string")
+            .iter()
+            .map(|x| (x.subject.clone().unwrap(), x.value.to_text(), x.line))
+            .collect();
         assert_eq!(
             bad,
             vec![
@@ -670,7 +695,10 @@ mod tests {
             "reference:\n  strategy_args:\n    strategy_name: deepspeed_infer\n    strategy_config: ${deepspeed_zero3}\n",
             "critic:\n  strategy_args:\n    #strategy_name: deepspeed_train\n    strategy_name: fsdp2_train\n",
         ));
-        let inv: Vec<_> = named(&f, "config.strategy_invalid").iter().map(|x| (x.subject.clone().unwrap(), x.value.to_text())).collect();
+        let inv: Vec<_> = named(&f, "config.strategy_invalid")
+            .iter()
+            .map(|x| (x.subject.clone().unwrap(), x.value.to_text()))
+            .collect();
         assert_eq!(inv, vec![("actor_train".into(), "fsdp2".into()), ("actor_infer".into(), "hf_infer".into())]);
         assert_eq!(one(&f, "config.strategy_config_ref").1, "${deepspeed_zero3}");
         assert_eq!(named(&f, "config.strategy_name").len(), 4);
@@ -703,14 +731,22 @@ mod tests {
             "actor_infer:\n  strategy_args:\n    strategy_name: vllm\n    strategy_config:\n      tensor_parallel_size: 3\n  device_mapping: list(range(1,5))\n",
             "reference:\n  strategy_args:\n    strategy_name: fsdp2_infer\n  device_mapping: list(range(8,12))\n",
         ));
-        assert_eq!(one(&f, "config.device_mapping_not_contiguous"), (Some("actor_train".into()), "0-1,14-15".into(), 4));
+        assert_eq!(
+            one(&f, "config.device_mapping_not_contiguous"),
+            (Some("actor_train".into()), "0-1,14-15".into(), 4)
+        );
         let tp: Vec<_> = named(&f, "config.tp_mismatch").iter().map(|x| x.value.to_text()).collect();
         assert_eq!(tp[0], "len(device_mapping)=4 must be divisible by num_gpus_per_worker=3");
         assert!(tp[1].starts_with("colocated"), "{tp:?}");
-        let p: Vec<_> = named(&f, "config.placement").iter().map(|x| (x.subject.clone().unwrap(), x.value.to_text())).collect();
+        let p: Vec<_> =
+            named(&f, "config.placement").iter().map(|x| (x.subject.clone().unwrap(), x.value.to_text())).collect();
         assert_eq!(
             p,
-            vec![("actor_train".into(), "colocated".into()), ("actor_infer".into(), "colocated".into()), ("reference".into(), "separate".into())]
+            vec![
+                ("actor_train".into(), "colocated".into()),
+                ("actor_infer".into(), "colocated".into()),
+                ("reference".into(), "separate".into())
+            ]
         );
         assert_eq!(one(&f, "config.devices_needed"), (Some("actor_train".into()), "16".into(), 4));
     }
@@ -735,14 +771,20 @@ mod tests {
         assert_eq!(one(&f, "config.batch_not_divisible").2, 1);
         // Healthy: c34's numbers.
         let f = batch(16, 8, "list(range(0,8))", 1, 8);
-        assert!(named(&f, "config.batch_lt_dp").is_empty() && named(&f, "config.train_steps_zero").is_empty() && named(&f, "config.batch_not_divisible").is_empty());
+        assert!(
+            named(&f, "config.batch_lt_dp").is_empty()
+                && named(&f, "config.train_steps_zero").is_empty()
+                && named(&f, "config.batch_not_divisible").is_empty()
+        );
     }
 
     #[test]
     fn large_mappings_and_many_roles_stay_fast() {
         let mut cfg = String::new();
         for i in 0..200 {
-            cfg.push_str(&format!("role{i}:\n  strategy_args:\n    strategy_name: vllm\n  device_mapping: list(range(0,16000))\n"));
+            cfg.push_str(&format!(
+                "role{i}:\n  strategy_args:\n    strategy_name: vllm\n  device_mapping: list(range(0,16000))\n"
+            ));
         }
         let t = std::time::Instant::now();
         let f = facts(&cfg);

@@ -38,8 +38,10 @@ pub const FACTS: &[(&str, &str)] = &[
 fn header_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
-        Regex::new(r"^(?:Netid\s+)?State\s+Recv-Q\s+Send-Q\s+Local\s+Address:Port|^Proto\s+Recv-Q\s+Send-Q\s+Local\s+Address")
-            .expect("static regex")
+        Regex::new(
+            r"^(?:Netid\s+)?State\s+Recv-Q\s+Send-Q\s+Local\s+Address:Port|^Proto\s+Recv-Q\s+Send-Q\s+Local\s+Address",
+        )
+        .expect("static regex")
     })
 }
 
@@ -49,8 +51,18 @@ fn users_re() -> &'static Regex {
 }
 
 const STATES: &[&str] = &[
-    "LISTEN", "ESTAB", "UNCONN", "TIME-WAIT", "CLOSE-WAIT", "SYN-SENT", "SYN-RECV", "FIN-WAIT-1", "FIN-WAIT-2",
-    "LAST-ACK", "CLOSING", "CLOSED",
+    "LISTEN",
+    "ESTAB",
+    "UNCONN",
+    "TIME-WAIT",
+    "CLOSE-WAIT",
+    "SYN-SENT",
+    "SYN-RECV",
+    "FIN-WAIT-1",
+    "FIN-WAIT-2",
+    "LAST-ACK",
+    "CLOSING",
+    "CLOSED",
 ];
 
 /// One socket row.
@@ -80,11 +92,8 @@ fn split_local(local: &str) -> Option<(String, String)> {
     if addr.is_empty() || port.is_empty() || port == "*" {
         return None;
     }
-    let port = if port.chars().all(|c| c.is_ascii_digit()) {
-        port.to_string()
-    } else {
-        service_port(port)?.to_string()
-    };
+    let port =
+        if port.chars().all(|c| c.is_ascii_digit()) { port.to_string() } else { service_port(port)?.to_string() };
     let addr = match addr.find('%') {
         Some(i) if !addr.starts_with('[') => &addr[..i],
         _ => addr,
@@ -123,7 +132,10 @@ fn parse_row(t: &str) -> Option<Row> {
         let (addr, port) = split_local(tok.get(3)?)?;
         // State is empty for udp rows; the program column is `PID/name`.
         let state = tok.get(5).filter(|s| s.chars().all(|c| c.is_ascii_uppercase() || c == '_')).copied().unwrap_or("");
-        let prog = tok.iter().skip(5).find_map(|x| x.split_once('/').filter(|(pid, _)| is_num(pid)).map(|(_, n)| n.to_string()));
+        let prog = tok
+            .iter()
+            .skip(5)
+            .find_map(|x| x.split_once('/').filter(|(pid, _)| is_num(pid)).map(|(_, n)| n.to_string()));
         return Some(Row { state: state.to_string(), addr, port, process: prog });
     }
     None
@@ -169,11 +181,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn facts(text: &str) -> Vec<Fact> {
-        let mut out = Vec::new();
-        for (i, seg) in segment(text).iter().enumerate() {
-            super::parse(seg, &mut super::FactSink::new(&mut out, i));
-        }
-        out
+        crate::parse::facts_of(text, super::parse)
     }
 
     fn view(text: &str) -> Vec<(&'static str, String, String, u32)> {
@@ -203,7 +211,8 @@ mod tests {
     fn grep_rows_netid_and_service_names() {
         let t = "LISTEN 0 511 127.0.0.1:redis 0.0.0.0:* users:((\"redis-server\",pid=812,fd=6))\n";
         assert_eq!(view(t)[1], ("ss.listen_process", "6379".into(), "redis-server".into(), 1));
-        let t = "tcp   LISTEN 0      4096         0.0.0.0:6379      0.0.0.0:*    users:((\"gcs_server\",pid=3081,fd=12))\n";
+        let t =
+            "tcp   LISTEN 0      4096         0.0.0.0:6379      0.0.0.0:*    users:((\"gcs_server\",pid=3081,fd=12))\n";
         assert_eq!(view(t)[0], ("ss.listen", "6379".into(), "0.0.0.0".into(), 1));
         let t = "ESTAB 0 0 10.0.0.2:6379 10.0.0.3:51234\n";
         assert!(view(t).is_empty());

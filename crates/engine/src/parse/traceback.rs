@@ -39,9 +39,7 @@ fn prefix_re() -> &'static Regex {
 
 fn exc_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        Regex::new(r"^([A-Za-z_][\w.]*(?:\([\w.]+\))?)(?::\s?(.*))?$").expect("static regex")
-    })
+    RE.get_or_init(|| Regex::new(r"^([A-Za-z_][\w.]*(?:\([\w.]+\))?)(?::\s?(.*))?$").expect("static regex"))
 }
 
 fn repeated_re() -> &'static Regex {
@@ -100,7 +98,11 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
         }
         // Frames are indented (`  File "…", line N, in f` and the source line);
         // Python 3.11+ adds `^^^^` markers. The exception line is not indented.
-        if b.starts_with(' ') || b.starts_with('\t') || t.starts_with("File \"") || t.chars().all(|c| matches!(c, '^' | '~' | ' ')) {
+        if b.starts_with(' ')
+            || b.starts_with('\t')
+            || t.starts_with("File \"")
+            || t.chars().all(|c| matches!(c, '^' | '~' | ' '))
+        {
             continue;
         }
         in_tb = false;
@@ -118,15 +120,10 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
 #[cfg(test)]
 mod tests {
     use crate::facts::Fact;
-    use crate::segment::segment;
     use proptest::prelude::*;
 
     fn facts(text: &str) -> Vec<Fact> {
-        let mut out = Vec::new();
-        for (i, seg) in segment(text).iter().enumerate() {
-            super::parse(seg, &mut super::FactSink::new(&mut out, i));
-        }
-        out
+        crate::parse::facts_of(text, super::parse)
     }
 
     fn exc(fs: &[Fact]) -> Vec<(String, String, u32)> {
@@ -151,7 +148,10 @@ mod tests {
     #[test]
     fn ray_prefixes_and_dotted_types() {
         let t = "(WorkerDict pid=2211, ip=10.0.0.2) Traceback (most recent call last):\n(WorkerDict pid=2211, ip=10.0.0.2)   File \"x.py\", line 3, in g\n(WorkerDict pid=2211, ip=10.0.0.2) torch.OutOfMemoryError: NPU out of memory. Tried to allocate 2.00 GiB [repeated 3x across cluster]\n";
-        assert_eq!(exc(&facts(t)), vec![("torch.OutOfMemoryError".into(), "NPU out of memory. Tried to allocate 2.00 GiB".into(), 3)]);
+        assert_eq!(
+            exc(&facts(t)),
+            vec![("torch.OutOfMemoryError".into(), "NPU out of memory. Tried to allocate 2.00 GiB".into(), 3)]
+        );
         let t = "Traceback (most recent call last):\n  File \"x\", line 1\nray.exceptions.RayTaskError(ValueError): ray::W.f() (pid=1)\n";
         assert_eq!(exc(&facts(t))[0].0, "ray.exceptions.RayTaskError(ValueError)");
         let t = "Traceback (most recent call last):\n  File \"x\", line 1\nKeyboardInterrupt\n";
@@ -164,7 +164,9 @@ mod tests {
     #[test]
     fn is_available_answer() {
         let fs = facts("$ python -c \"import torch; import torch_npu; print(torch.npu.is_available())\"\nFalse\n");
-        assert!(fs.iter().any(|f| f.name == "torch.npu_available" && f.value == crate::facts::FactValue::Bool(false) && f.line == 2));
+        assert!(fs.iter().any(|f| f.name == "torch.npu_available"
+            && f.value == crate::facts::FactValue::Bool(false)
+            && f.line == 2));
         let fs = facts("python -c \"import torch; import torch_npu; print(torch.npu.is_available())\"\nTrue\n");
         assert!(fs.iter().any(|f| f.name == "torch.npu_available" && f.value == crate::facts::FactValue::Bool(true)));
         let fs = facts("$ python -c \"import torch, torch_npu; print(torch.npu.is_available())\"\n/usr/lib/python3/site-packages/torch_npu/__init__.py:248: UserWarning: On the interactive interface, the value of TASK_QUEUE_ENABLE is set to 0 by default.\nFalse\n");

@@ -70,7 +70,10 @@ mod tests {
     fn bare_and_table_forms() {
         assert_eq!(nofile("$ ulimit -n\n1024\n"), vec![FactValue::Int(1024)]);
         assert_eq!(nofile("$ ulimit -n\nunlimited\n"), vec![FactValue::Int(i64::MAX)]);
-        assert_eq!(nofile("$ ulimit -a\ncore file size (blocks, -c) 0\nopen files                      (-n) 65536\n"), vec![FactValue::Int(65536)]);
+        assert_eq!(
+            nofile("$ ulimit -a\ncore file size (blocks, -c) 0\nopen files                      (-n) 65536\n"),
+            vec![FactValue::Int(65536)]
+        );
         assert_eq!(nofile("$ ulimit -n\n"), vec![]);
         assert_eq!(nofile("$ ulimit -n\nbash: ulimit: foo\n"), vec![]);
     }

@@ -121,7 +121,12 @@ fn port_range(facts: &[Fact], out: &mut Vec<Fact>) {
     // `system_envs` clears it explicitly.
     if let Some(blank) = in_config.first() {
         out.extend(derived("config.port_range_unset", None, FactValue::Str(what.clone()), first));
-        out.extend(derived("config.port_range_unset", None, FactValue::Str(format!("{PORT_RANGE_VAR} set empty in system_envs")), blank));
+        out.extend(derived(
+            "config.port_range_unset",
+            None,
+            FactValue::Str(format!("{PORT_RANGE_VAR} set empty in system_envs")),
+            blank,
+        ));
         return;
     }
     if facts.iter().any(|f| is(f, "env.var", Some(PORT_RANGE_VAR)) && non_blank(f)) {
@@ -133,7 +138,12 @@ fn port_range(facts: &[Fact], out: &mut Vec<Fact>) {
         .or_else(|| facts.iter().find(|f| is(f, "env.listing", None) && f.value == FactValue::Bool(true)));
     if let Some(p) = proof {
         out.extend(derived("config.port_range_unset", None, FactValue::Str(what), first));
-        out.extend(derived("config.port_range_unset", None, FactValue::Str(format!("{PORT_RANGE_VAR} not set in this environment")), p));
+        out.extend(derived(
+            "config.port_range_unset",
+            None,
+            FactValue::Str(format!("{PORT_RANGE_VAR} not set in this environment")),
+            p,
+        ));
     }
 }
 

@@ -68,7 +68,9 @@ fn text(f: &Fact) -> String {
 pub fn combine(facts: &[Fact]) -> Vec<Fact> {
     let mut out = Vec::new();
     let by = |name: &'static str| facts.iter().filter(move |f| f.name == name);
-    let first = |name: &'static str, subject: &str| facts.iter().find(|f| f.name == name && f.subject.as_deref() == Some(subject));
+    let first = |name: &'static str, subject: &str| {
+        facts.iter().find(|f| f.name == name && f.subject.as_deref() == Some(subject))
+    };
 
     // docker run × npu-smi info.
     let counts: Vec<&Fact> = by("npu.count").collect();
@@ -107,11 +109,15 @@ pub fn combine(facts: &[Fact]) -> Vec<Fact> {
         for img in by("docker.image_platform") {
             let want = text(img);
             if &want != node {
-                let image_line = by("docker.image").find(|i| i.segment == img.segment && i.line == img.line).unwrap_or(img);
+                let image_line =
+                    by("docker.image").find(|i| i.segment == img.segment && i.line == img.line).unwrap_or(img);
                 out.extend(derived(
                     "device.image_platform_mismatch",
                     None,
-                    FactValue::Str(format!("image {} is built for {want}, npu-smi shows an {node} node", text(image_line))),
+                    FactValue::Str(format!(
+                        "image {} is built for {want}, npu-smi shows an {node} node",
+                        text(image_line)
+                    )),
                     image_line,
                 ));
             }
@@ -209,7 +215,11 @@ mod tests {
         let names: Vec<_> = fs.iter().filter(|f| f.name.starts_with("device.")).map(|f| (f.name, f.line)).collect();
         assert_eq!(
             names,
-            vec![("device.mapped_not_visible", 20), ("device.image_platform_mismatch", 9), ("device.soc_env_mismatch", 30)]
+            vec![
+                ("device.mapped_not_visible", 20),
+                ("device.image_platform_mismatch", 9),
+                ("device.soc_env_mismatch", 30)
+            ]
         );
     }
 }

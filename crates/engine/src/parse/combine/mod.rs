@@ -19,7 +19,14 @@ pub const COMBINER_FACT_LISTS: &[&[(&str, &str)]] = &[config::FACTS, device::FAC
 /// A fact derived from `from`: same line, text and segment.
 pub fn derived(name: &str, subject: Option<String>, value: FactValue, from: &Fact) -> Option<Fact> {
     debug_assert!(registered(name).is_some(), "unregistered fact name {name}");
-    Some(Fact { name: registered(name)?, subject, value, line: from.line, text: from.text.clone(), segment: from.segment })
+    Some(Fact {
+        name: registered(name)?,
+        subject,
+        value,
+        line: from.line,
+        text: from.text.clone(),
+        segment: from.segment,
+    })
 }
 
 /// Runs every combiner over `facts` and appends what they derive.

@@ -127,7 +127,8 @@ fn ray_port(facts: &[Fact], out: &mut Vec<Fact>) {
         .filter(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
         .unwrap_or("6379")
         .to_string();
-    let listens: Vec<&Fact> = named(facts, "ss.listen").filter(|f| f.subject.as_deref() == Some(port.as_str())).collect();
+    let listens: Vec<&Fact> =
+        named(facts, "ss.listen").filter(|f| f.subject.as_deref() == Some(port.as_str())).collect();
     if listens.is_empty() {
         return;
     }
@@ -177,7 +178,11 @@ pub(crate) fn ifname_selects(setting: &str, dev: &str) -> bool {
         Some(rest) => (true, rest),
         None => (false, s),
     };
-    let hit = s.split(',').map(str::trim).filter(|n| !n.is_empty()).any(|n| if exact { dev == n } else { dev.starts_with(n) });
+    let hit =
+        s.split(',')
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .any(|n| if exact { dev == n } else { dev.starts_with(n) });
     hit != exclude
 }
 
@@ -192,7 +197,12 @@ fn ifname_mismatch(facts: &[Fact], out: &mut Vec<Fact>) {
             continue;
         }
         if !ifname_selects(setting, dev) {
-            out.extend(derived("hccl.socket_ifname_mismatch", Some(dev.to_string()), FactValue::Str(setting.to_string()), f));
+            out.extend(derived(
+                "hccl.socket_ifname_mismatch",
+                Some(dev.to_string()),
+                FactValue::Str(setting.to_string()),
+                f,
+            ));
         }
     }
 }
@@ -231,26 +241,37 @@ mod tests {
             ]
         );
         // the same card pasted twice is not a conflict
-        let fs = vec![fact("hccn.ipaddr", Some("0"), s("10.0.0.10"), 2), fact("hccn.ipaddr", Some("0"), s("10.0.0.10"), 9)];
+        let fs =
+            vec![fact("hccn.ipaddr", Some("0"), s("10.0.0.10"), 2), fact("hccn.ipaddr", Some("0"), s("10.0.0.10"), 9)];
         assert!(combine(&fs).is_empty());
     }
 
     #[test]
     fn tls_minority_is_flagged() {
-        let mut fs: Vec<Fact> = (0..8).map(|i| fact("hccn.tls_switch", Some(&i.to_string()), FactValue::Int(0), i + 2)).collect();
+        let mut fs: Vec<Fact> =
+            (0..8).map(|i| fact("hccn.tls_switch", Some(&i.to_string()), FactValue::Int(0), i + 2)).collect();
         assert!(combine(&fs).is_empty());
         fs[5].value = FactValue::Int(1);
         assert_eq!(names(&combine(&fs)), vec![("hccn.tls_inconsistent", Some("5".into()), "1".into(), 7)]);
         // a tie flags the enabled cards
-        let fs = vec![fact("hccn.tls_switch", Some("0"), FactValue::Int(1), 2), fact("hccn.tls_switch", Some("1"), FactValue::Int(0), 3)];
+        let fs = vec![
+            fact("hccn.tls_switch", Some("0"), FactValue::Int(1), 2),
+            fact("hccn.tls_switch", Some("1"), FactValue::Int(0), 3),
+        ];
         assert_eq!(names(&combine(&fs))[0].1, Some("0".into()));
     }
 
     #[test]
     fn ray_port_owner_and_loopback() {
-        let fs = vec![fact("ss.listen", Some("6379"), s("0.0.0.0"), 3), fact("ss.listen_process", Some("6379"), s("gcs_server"), 3)];
+        let fs = vec![
+            fact("ss.listen", Some("6379"), s("0.0.0.0"), 3),
+            fact("ss.listen_process", Some("6379"), s("gcs_server"), 3),
+        ];
         assert!(combine(&fs).is_empty());
-        let fs = vec![fact("ss.listen", Some("6379"), s("127.0.0.1"), 3), fact("ss.listen_process", Some("6379"), s("redis-server"), 3)];
+        let fs = vec![
+            fact("ss.listen", Some("6379"), s("127.0.0.1"), 3),
+            fact("ss.listen_process", Some("6379"), s("redis-server"), 3),
+        ];
         assert_eq!(names(&combine(&fs)), vec![("ray.port_owner_other", Some("6379".into()), "redis-server".into(), 3)]);
         let fs = vec![
             fact("ss.listen", Some("6379"), s("127.0.0.1"), 3),
@@ -265,7 +286,8 @@ mod tests {
             ]
         );
         // one public listener is enough
-        let fs = vec![fact("ss.listen", Some("6379"), s("127.0.0.1"), 3), fact("ss.listen", Some("6379"), s("10.0.0.2"), 4)];
+        let fs =
+            vec![fact("ss.listen", Some("6379"), s("127.0.0.1"), 3), fact("ss.listen", Some("6379"), s("10.0.0.2"), 4)];
         assert!(combine(&fs).is_empty());
     }
 
@@ -281,9 +303,11 @@ mod tests {
 
     #[test]
     fn world_size_vs_active_nodes() {
-        let fs = vec![fact("env.var", Some("WORLD_SIZE"), s("2"), 1), fact("ray.nodes_active", None, FactValue::Int(1), 5)];
+        let fs =
+            vec![fact("env.var", Some("WORLD_SIZE"), s("2"), 1), fact("ray.nodes_active", None, FactValue::Int(1), 5)];
         assert_eq!(names(&combine(&fs)), vec![("ray.nodes_missing", None, "1".into(), 5)]);
-        let fs = vec![fact("env.var", Some("WORLD_SIZE"), s("2"), 1), fact("ray.nodes_active", None, FactValue::Int(2), 5)];
+        let fs =
+            vec![fact("env.var", Some("WORLD_SIZE"), s("2"), 1), fact("ray.nodes_active", None, FactValue::Int(2), 5)];
         assert!(combine(&fs).is_empty());
     }
 
@@ -295,9 +319,18 @@ mod tests {
         assert!(!ifname_selects("=enp194", "enp194s0f0"));
         assert!(!ifname_selects("^enp", "enp194s0f0"));
         assert!(ifname_selects("^=docker0", "eth0"));
-        let fs = vec![fact("env.var", Some("HCCL_SOCKET_IFNAME"), s("eth0"), 1), fact("route.dev", Some("10.0.0.3"), s("enp194s0f0"), 3)];
-        assert_eq!(names(&combine(&fs)), vec![("hccl.socket_ifname_mismatch", Some("enp194s0f0".into()), "eth0".into(), 3)]);
-        let fs = vec![fact("env.var", Some("HCCL_SOCKET_IFNAME"), s("enp194s0f0"), 1), fact("route.dev", Some("10.0.0.3"), s("enp194s0f0"), 3)];
+        let fs = vec![
+            fact("env.var", Some("HCCL_SOCKET_IFNAME"), s("eth0"), 1),
+            fact("route.dev", Some("10.0.0.3"), s("enp194s0f0"), 3),
+        ];
+        assert_eq!(
+            names(&combine(&fs)),
+            vec![("hccl.socket_ifname_mismatch", Some("enp194s0f0".into()), "eth0".into(), 3)]
+        );
+        let fs = vec![
+            fact("env.var", Some("HCCL_SOCKET_IFNAME"), s("enp194s0f0"), 1),
+            fact("route.dev", Some("10.0.0.3"), s("enp194s0f0"), 3),
+        ];
         assert!(combine(&fs).is_empty());
     }
 }

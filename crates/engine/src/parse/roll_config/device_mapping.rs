@@ -93,7 +93,11 @@ impl Val {
 fn range_len(start: i64, stop: i64, step: i64) -> Option<u128> {
     let (a, b, s) = (start as i128, stop as i128, step as i128);
     let n = if s > 0 {
-        if b > a { (b - a + s - 1) / s } else { 0 }
+        if b > a {
+            (b - a + s - 1) / s
+        } else {
+            0
+        }
     } else if a > b {
         (a - b + (-s) - 1) / (-s)
     } else {
@@ -220,9 +224,7 @@ fn int_literal(lit: &str) -> Result<Tok, Stop> {
             return Ok(Tok::Int(0));
         }
         if rest.bytes().all(|c| c.is_ascii_digit() || c == b'_') {
-            return Err(Stop::Py(
-                "SyntaxError: leading zeros in decimal integer literals are not permitted".into(),
-            ));
+            return Err(Stop::Py("SyntaxError: leading zeros in decimal integer literals are not permitted".into()));
         }
         // 0x / 0o / 0b literals: outside the subset.
         return Err(Stop::Unknown);
