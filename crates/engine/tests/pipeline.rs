@@ -217,3 +217,69 @@ fn loops_follow_the_npu_count() {
     let plain = diagnose("EI0006: Getting socket times out.\n");
     assert_eq!(plain.findings[0].steps[0].run.as_deref(), Some("for i in {0..7}; do hccn_tool -i $i -link -g; done"));
 }
+
+mod never_panics {
+    use proptest::prelude::*;
+    use roll_doctor_engine::{diagnose, share};
+
+    /// Pieces of real inputs, cut and shuffled: more likely than random text
+    /// to reach deep into the parsers and rules.
+    const PIECES: &[&str] = &[
+        "$ npu-smi info\n",
+        "| 0     910B1               | OK            | 93.6        40                0    / 0             |\n",
+        "+===========================+===============+====================================================+\n",
+        "$ for i in {0..7}; do hccn_tool -i $i -link -g; done\n",
+        "link status: DOWN\n",
+        "ipaddr:10.0.0.1\n",
+        "dev_id:0, tls switch[1](0:disable, 1:enable)\n",
+        "actor_train:\n  device_mapping: list(range(0,",
+        "  strategy_args:\n",
+        "    strategy_name: megatron_train\n",
+        "system_envs:\n  A: 1\n",
+        "rollout_batch_size: ${x}\n",
+        "- [\n",
+        "  - {a: *b}\n",
+        "EI0006: Getting socket times out.\n",
+        "$ ss -tlnp\n",
+        "LISTEN 0 128 127.0.0.1:6379 0.0.0.0:* users:((\"redis\",pid=1,fd=6))\n",
+        "$ ulimit -n\n",
+        "1024\n",
+        "```\n",
+        "> ",
+        "\u{1b}[31m",
+        "\r\n",
+        "Traceback (most recent call last):\n",
+        "KeyError: 1\n",
+        "docker run -it --device /dev/davinci0 \\\n",
+        "$ ray status\n",
+        " 0.0/16.0 NPU\n",
+        "中文 ",
+        "\t",
+        "#",
+        "===== roll-doctor: env =====\n",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        #[test]
+        fn arbitrary_text(s in "\\PC{0,400}") {
+            let _ = diagnose(&s);
+        }
+
+        #[test]
+        fn shuffled_real_pieces(idx in proptest::collection::vec(0..PIECES.len(), 0..40)) {
+            let text: String = idx.iter().map(|&i| PIECES[i]).collect();
+            let r = diagnose(&text);
+            // a report always serialises
+            prop_assert!(serde_json::to_string(&r).is_ok());
+        }
+
+        #[test]
+        fn arbitrary_share_fragments(s in "(#?v1=)?[A-Za-z0-9_=-]{0,300}") {
+            if let Ok(p) = share::decode(&s) {
+                let _ = share::report_from(&p);
+            }
+        }
+    }
+}
