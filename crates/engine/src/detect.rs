@@ -186,9 +186,13 @@ fn ulimit_score(seg: &Segment) -> u8 {
     }
 }
 
-fn failure_like() -> &'static regex::Regex {
-    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    RE.get_or_init(|| regex::Regex::new(crate::unexplained::PATTERN).expect("pattern compiles"))
+/// The failure-like pattern with the same ASCII semantics as the signature
+/// set (a Unicode `\b` is slow on non-ASCII lines).
+fn failure_like() -> &'static regex::bytes::Regex {
+    static RE: std::sync::OnceLock<regex::bytes::Regex> = std::sync::OnceLock::new();
+    RE.get_or_init(|| {
+        regex::bytes::RegexBuilder::new(crate::unexplained::PATTERN).unicode(false).build().expect("pattern compiles")
+    })
 }
 
 /// True for a line shaped like a YAML mapping entry: indented `key: value`,
@@ -224,7 +228,7 @@ fn log_score(seg: &Segment) -> u8 {
             || t.contains("HCCL")
             || t.contains("[PID")
             || t.contains("pid=")
-            || failure_like().is_match(t)
+            || failure_like().is_match(t.as_bytes())
         {
             hits += 1;
         }

@@ -54,16 +54,17 @@ pub fn is_typed_command(text: &str) -> bool {
 /// three lines of the same length, 60 characters or more, and that length is
 /// the longest in the paste (nothing can be longer than the wrap width).
 pub fn wrap_width(lines: &[Line]) -> Option<usize> {
-    let mut counts: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
-    let mut longest = 0;
+    // Only the longest length can be the wrap width: count how often it occurs.
+    let (mut longest, mut count) = (0, 0);
     for l in lines {
         let n = l.text.chars().count();
-        longest = longest.max(n);
-        if n >= 60 {
-            *counts.entry(n).or_default() += 1;
+        if n > longest {
+            (longest, count) = (n, 1);
+        } else if n == longest {
+            count += 1;
         }
     }
-    counts.into_iter().filter(|&(n, c)| c >= 3 && n == longest).map(|(n, _)| n).next()
+    (longest >= 60 && count >= 3).then_some(longest)
 }
 
 impl SignatureSet {
@@ -71,11 +72,15 @@ impl SignatureSet {
     /// pattern that does not compile.
     pub fn new(patterns: &[String]) -> Result<SignatureSet, (usize, String)> {
         let build = |ps: &[String]| RegexSetBuilder::new(ps).unicode(false).size_limit(64 << 20).build();
-        for (i, p) in patterns.iter().enumerate() {
-            build(std::slice::from_ref(p)).map_err(|e| (i, e.to_string()))?;
+        match build(patterns) {
+            Ok(set) => Ok(SignatureSet { set, patterns: patterns.to_vec() }),
+            // Only on failure compile one by one, to name the culprit.
+            Err(e) => Err(patterns
+                .iter()
+                .enumerate()
+                .find_map(|(i, p)| build(std::slice::from_ref(p)).err().map(|e| (i, e.to_string())))
+                .unwrap_or((0, e.to_string()))),
         }
-        let set = build(patterns).map_err(|e| (0, e.to_string()))?;
-        Ok(SignatureSet { set, patterns: patterns.to_vec() })
     }
 
     /// Number of signatures.

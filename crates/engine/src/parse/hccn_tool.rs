@@ -554,12 +554,6 @@ mod tests {
 
     proptest! {
         #[test]
-        fn never_panics(text in "\\PC{0,400}") {
-            let _ = facts(&text);
-            for seg in segment(&text) { let _ = super::score(&seg); }
-        }
-
-        #[test]
         fn never_panics_on_hccn_like_lines(lines in proptest::collection::vec(
             prop_oneof![
                 Just("link status: UP".to_string()), Just("link status:".to_string()),

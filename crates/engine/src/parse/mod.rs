@@ -110,3 +110,24 @@ pub fn parse_segment(kind: InputKind, seg: &Segment, sink: &mut FactSink<'_>) {
         InputKind::Log | InputKind::Unrecognised => traceback::parse(seg, sink),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Every parser, given any text as its kind (as a user override can
+        /// force), and every content scorer never panic.
+        #[test]
+        fn every_parser_and_scorer_never_panics(text in "\\PC{0,400}") {
+            for seg in crate::segment::segment(&text) {
+                let _ = content_scores(&seg);
+                for kind in InputKind::ALL {
+                    let mut facts = Vec::new();
+                    parse_segment(kind, &seg, &mut FactSink::new(&mut facts, 0));
+                }
+            }
+        }
+    }
+}
