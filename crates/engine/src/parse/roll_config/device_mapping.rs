@@ -152,32 +152,16 @@ fn tokenize(src: &str) -> Result<Vec<Tok>, Stop> {
                 }
                 out.push(Tok::Name(src[start..i].to_string()));
             }
-            b'(' => {
-                out.push(Tok::LParen);
-                i += 1
-            }
-            b')' => {
-                out.push(Tok::RParen);
-                i += 1
-            }
-            b'[' => {
-                out.push(Tok::LBrack);
-                i += 1
-            }
-            b']' => {
-                out.push(Tok::RBrack);
-                i += 1
-            }
-            b',' => {
-                out.push(Tok::Comma);
-                i += 1
-            }
-            b'+' => {
-                out.push(Tok::Plus);
-                i += 1
-            }
-            b'-' => {
-                out.push(Tok::Minus);
+            c @ (b'(' | b')' | b'[' | b']' | b',' | b'+' | b'-') => {
+                out.push(match c {
+                    b'(' => Tok::LParen,
+                    b')' => Tok::RParen,
+                    b'[' => Tok::LBrack,
+                    b']' => Tok::RBrack,
+                    b',' => Tok::Comma,
+                    b'+' => Tok::Plus,
+                    _ => Tok::Minus,
+                });
                 i += 1
             }
             b'*' => {
