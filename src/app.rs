@@ -308,7 +308,10 @@ impl Ctx {
                 .into_iter()
                 .map(|(start_line, kind)| KindOverride { start_line, kind })
                 .collect();
-            inputs.push(Input { label: slot.label.get_untracked(), text, overrides });
+            // A labelled input is one node's output (`node-3`); the label names the node.
+            let label = slot.label.get_untracked();
+            let node = Some(label.trim().to_string()).filter(|l| !l.is_empty());
+            inputs.push(Input { label, text, overrides, node });
             ids.push(slot.id);
         }
         (inputs, ids)

@@ -7,7 +7,7 @@
 use crate::app::{Ctx, LogTarget, SharedView};
 use crate::i18n::{t, tf, Lang};
 use crate::inputs::USEFUL_COMMANDS;
-use crate::symptoms::grouped;
+use crate::symptoms::{area_code, area_key, grouped};
 use crate::web::{copy_text, CopyState};
 use leptos::prelude::*;
 use roll_doctor_engine::render::{self, label, severity_label};
@@ -410,8 +410,8 @@ fn symptom_picker(ctx: Ctx, lang: Lang) -> impl IntoView {
                 .collect_view();
             let n = format!(" ({})", items.len());
             view! {
-                <details class="sym-group" data-group=g.code()>
-                    <summary>{t(lang, g.key())}<span class="n">{n}</span></summary>
+                <details class="sym-group" data-group=area_code(g)>
+                    <summary>{t(lang, area_key(g))}<span class="n">{n}</span></summary>
                     <ul class="sym-list">{items}</ul>
                 </details>
             }

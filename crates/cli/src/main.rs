@@ -1,15 +1,16 @@
 //! `roll-doctor`: the native command line over the same engine as the web page.
 //!
 //! ```text
-//! roll-doctor diagnose [FILE…|-] [--format text|json|markdown] [--lang en|zh]
-//! roll-doctor rules [--format text|json]
+//! roll-doctor diagnose [FILE…|-] [--format text|json|markdown] [--lang en|zh] [--rules PATH]… [--nodes]
+//! roll-doctor rules [--format text|json] [--rules PATH]…
 //! roll-doctor facts
 //! ```
 //! Exit status: 0 when the diagnosis ran (with or without findings), 2 on bad
 //! usage or unreadable input.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use roll_doctor_engine::{catalogue, diagnose_inputs, facts, render, Input, InputKind, KindOverride, Lang};
+use roll_doctor_engine::catalogue::{rule_files, Catalogue};
+use roll_doctor_engine::{catalogue, diagnose_with, parse, render, Input, InputKind, KindOverride, Lang};
 use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
 
@@ -60,13 +61,24 @@ enum Command {
         /// first line as the JSON `segments` list shows it. Repeatable.
         #[arg(long = "kind", value_name = "[FILE_NO:]LINE=KIND")]
         kinds: Vec<String>,
+        /// Extra rule files (a YAML file or a folder of them) used beside the built-in rules,
+        /// to try a new rule without rebuilding. Their errors are printed, not fatal. Repeatable.
+        #[arg(long = "rules", value_name = "PATH")]
+        rules: Vec<String>,
+        /// Each file is one node's output, named after the file (`node-3.txt` → `node-3`).
+        /// Without it, collector node markers inside the files name the nodes.
+        #[arg(long)]
+        nodes: bool,
     },
     /// List every rule with its id, severity and titles.
     Rules {
         #[arg(long, value_enum, default_value = "text")]
         format: ListFormat,
+        /// Extra rule files, as for `diagnose`: check them and list them too.
+        #[arg(long = "rules", value_name = "PATH")]
+        rules: Vec<String>,
     },
-    /// List the fact names rules can use.
+    /// List the facts rules can use: name, value type, subject, meaning.
     Facts,
     /// Print every log signature pattern, one per line (for `rg -f`, used by `cargo xtask bench`).
     #[command(hide = true)]
@@ -118,9 +130,60 @@ fn kind_names() -> Vec<String> {
         .collect()
 }
 
+/// Reads extra rule files: a `.yaml` file, or every `.yaml` below a folder (sorted).
+fn read_rules(paths: &[String]) -> Result<Vec<(String, String)>, String> {
+    fn walk(p: &std::path::Path, out: &mut Vec<std::path::PathBuf>) -> Result<(), String> {
+        if p.is_dir() {
+            let mut entries: Vec<_> = std::fs::read_dir(p)
+                .map_err(|e| format!("cannot read {}: {e}", p.display()))?
+                .flatten()
+                .map(|e| e.path())
+                .collect();
+            entries.sort();
+            for e in entries {
+                walk(&e, out)?;
+            }
+        } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
+            out.push(p.to_path_buf());
+        }
+        Ok(())
+    }
+    let mut files = Vec::new();
+    for p in paths {
+        let path = std::path::Path::new(p);
+        if !path.exists() {
+            return Err(format!("--rules {p}: no such file or folder"));
+        }
+        walk(path, &mut files)?;
+    }
+    files
+        .iter()
+        .map(|f| {
+            let src = std::fs::read_to_string(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
+            Ok((f.display().to_string(), src))
+        })
+        .collect()
+}
+
+/// The built-in catalogue, or one with the extra rule files; their load
+/// errors go to standard error.
+fn catalogue_with(rules: &[String]) -> Result<&'static Catalogue, String> {
+    if rules.is_empty() {
+        return Ok(catalogue());
+    }
+    let extra = read_rules(rules)?;
+    let cat = Catalogue::load_with(rule_files(), &extra);
+    for e in &cat.errors {
+        eprintln!("roll-doctor: rule not loaded: {e}");
+    }
+    // The process ends after one diagnosis: keeping the catalogue for its
+    // lifetime is what the built-in one does too.
+    Ok(Box::leak(Box::new(cat)))
+}
+
 fn run(cli: Cli) -> Result<String, String> {
     match cli.command {
-        Command::Diagnose { files, format, lang, kinds } => {
+        Command::Diagnose { files, format, lang, kinds, rules, nodes } => {
             let lang = match lang {
                 Some(LangArg::En) => Lang::En,
                 Some(LangArg::Zh) => Lang::Zh,
@@ -135,21 +198,28 @@ fn run(cli: Cli) -> Result<String, String> {
                 files
             };
             let mut inputs = files.iter().map(|f| read_input(f)).collect::<Result<Vec<_>, _>>()?;
+            if nodes {
+                for (input, name) in inputs.iter_mut().zip(&files) {
+                    let stem = std::path::Path::new(name).file_stem().map(|s| s.to_string_lossy().into_owned());
+                    input.node = stem.filter(|s| name != "-" && !s.is_empty());
+                }
+            }
+            let cat = catalogue_with(&rules)?;
             for k in &kinds {
                 let (file, o) = parse_kind(k)?;
                 let input =
                     inputs.get_mut(file).ok_or_else(|| format!("--kind {k}: there is no file number {}", file + 1))?;
                 input.overrides.push(o);
             }
-            let report = diagnose_inputs(&inputs);
+            let report = diagnose_with(cat, &inputs);
             Ok(match format {
                 Format::Json => serde_json::to_string_pretty(&report).expect("report serialises") + "\n",
                 Format::Text => render::text(&report, lang),
                 Format::Markdown => render::markdown(&report, lang),
             })
         }
-        Command::Rules { format } => {
-            let cat = catalogue();
+        Command::Rules { format, rules } => {
+            let cat = catalogue_with(&rules)?;
             Ok(match format {
                 ListFormat::Json => {
                     let rules: Vec<_> = cat
@@ -163,7 +233,8 @@ fn run(cli: Cli) -> Result<String, String> {
                         })
                         .collect();
                     serde_json::to_string_pretty(&serde_json::json!({
-                        "rules_version": roll_doctor_engine::catalogue::pack_version(),
+                        "rules_version": cat.version(),
+                        "errors": cat.errors.iter().map(|e| e.to_string()).collect::<Vec<_>>(),
                         "rules": rules,
                     }))
                     .expect("serialises")
@@ -184,7 +255,9 @@ fn run(cli: Cli) -> Result<String, String> {
             })
         }
         Command::Signatures => Ok(catalogue().signatures.patterns.iter().map(|p| format!("{p}\n")).collect()),
-        Command::Facts => Ok(facts::registry().map(|(n, d)| format!("{n:<28} {d}\n")).collect()),
+        Command::Facts => Ok(parse::fact_defs()
+            .map(|d| format!("{:<32} {:<5} {:<18} {}\n", d.name, d.ty.name(), d.subject.unwrap_or("-"), d.doc))
+            .collect()),
     }
 }
 

@@ -18,7 +18,7 @@ fn main() {
         roll_doctor_engine::parse::parse_segment(
             roll_doctor_engine::InputKind::Log,
             s,
-            &mut roll_doctor_engine::parse::FactSink::new(&mut facts, 0),
+            &mut roll_doctor_engine::parse::FactSink::any(&mut facts),
         );
     }
     println!("parse(log): {:?} ({} facts)", t2.elapsed(), facts.len());

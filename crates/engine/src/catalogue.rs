@@ -1,7 +1,16 @@
-//! The embedded rule catalogue, loaded and compiled once.
+//! The rule catalogue: the embedded rule files, plus any a support engineer
+//! loads at run time (`roll-doctor diagnose --rules PATH`, a file dropped on
+//! the page), loaded and compiled once.
+//!
+//! A file that does not load — bad YAML, a schema error, an unknown fact, a
+//! type error, a pattern that does not compile — is left out and listed in
+//! [`Catalogue::errors`] with its file and line; every other rule keeps
+//! working.
 
-use crate::rules::{compile, parse_rule, signature_set, Expr, Rule, RuleError};
+use crate::rules::eval::Expr;
+use crate::rules::{compile_rule, parse_rule_tree, Rule, RuleError};
 use crate::signatures::SignatureSet;
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 include!(concat!(env!("OUT_DIR"), "/rule_files.rs"));
@@ -9,7 +18,7 @@ include!(concat!(env!("OUT_DIR"), "/rule_files.rs"));
 /// All rules with their compiled conditions and the shared signature set.
 #[derive(Debug)]
 pub struct Catalogue {
-    /// The rules, in file order.
+    /// The rules, in file order (extra files after the embedded ones).
     pub rules: Vec<Rule>,
     pub(crate) exprs: Vec<Expr>,
     /// Every signature of every rule, compiled once, plus (last) the
@@ -17,23 +26,114 @@ pub struct Catalogue {
     pub signatures: SignatureSet,
     /// Index of the failure-like pattern in `signatures`.
     pub unexplained_signature: usize,
-    /// Files that failed to load. Always empty in a tested build; kept so a
-    /// bad rule file degrades to a missing rule instead of a crash.
+    /// Files that failed to load. Always empty for the embedded rules of a
+    /// tested build; for extra files, what to show their author.
     pub errors: Vec<RuleError>,
+    /// Ids of rules that came from extra files (new, or replacing an embedded rule).
+    pub extra: Vec<String>,
+    by_id: HashMap<String, usize>,
+    version: String,
 }
 
-/// The version of the rule pack: the number of rules and a checksum of
-/// their files, so a share link can tell it was made with other rules.
-pub fn pack_version() -> String {
-    // FNV-1a over file names and contents: stable across platforms.
+/// FNV-1a over names and contents: stable across platforms.
+fn checksum<'a>(files: impl Iterator<Item = (&'a str, &'a str)>) -> u32 {
     let mut h: u64 = 0xcbf29ce484222325;
-    for (name, src) in RULE_FILES {
+    for (name, src) in files {
         for b in name.bytes().chain(src.bytes()) {
             h ^= b as u64;
             h = h.wrapping_mul(0x100000001b3);
         }
     }
-    format!("{}-{:08x}", RULE_FILES.len(), h as u32)
+    h as u32
+}
+
+impl Catalogue {
+    /// Loads rules from `(file, source)` pairs.
+    pub fn load(files: &[(&str, &str)]) -> Catalogue {
+        Catalogue::load_with(files, &[])
+    }
+
+    /// Loads `embedded` rules and then `extra` ones. An extra rule whose id
+    /// an embedded rule has replaces it (so a changed rule can be tried
+    /// without rebuilding); two files with one id among the same kind are an error.
+    pub fn load_with(embedded: &[(&str, &str)], extra: &[(String, String)]) -> Catalogue {
+        let mut compiled: Vec<(Rule, Expr)> = Vec::new();
+        let mut by_id: HashMap<String, usize> = HashMap::new();
+        let mut patterns = Vec::new();
+        let mut errors = Vec::new();
+        let mut extra_ids = Vec::new();
+        let all = embedded
+            .iter()
+            .map(|(f, s)| (*f, *s, false))
+            .chain(extra.iter().map(|(f, s)| (f.as_str(), s.as_str(), true)));
+        for (file, src, is_extra) in all {
+            let c = match parse_rule_tree(file, src).and_then(|p| compile_rule(file, p, &mut patterns)) {
+                Ok(c) => c,
+                Err(e) => {
+                    errors.push(e);
+                    continue;
+                }
+            };
+            let id = c.rule.id.clone();
+            match by_id.get(&id) {
+                Some(&i) if is_extra && !extra_ids.contains(&id) => {
+                    compiled[i] = (c.rule, c.expr);
+                    extra_ids.push(id);
+                }
+                Some(_) => errors.push(RuleError {
+                    file: file.to_string(),
+                    line: Some(1),
+                    message: format!("id {id} is used by another rule file"),
+                }),
+                None => {
+                    by_id.insert(id.clone(), compiled.len());
+                    compiled.push((c.rule, c.expr));
+                    if is_extra {
+                        extra_ids.push(id);
+                    }
+                }
+            }
+        }
+        let unexplained_signature = patterns.len();
+        patterns.push(crate::unexplained::PATTERN.to_string());
+        let signatures = match SignatureSet::new(&patterns) {
+            Ok(s) => s,
+            Err(message) => {
+                // Every pattern compiled alone, so only their sum can be too
+                // large: keep the embedded rules' patterns working.
+                errors.push(RuleError { file: "(all rules)".into(), line: None, message });
+                compiled.clear();
+                by_id.clear();
+                SignatureSet::new(&[crate::unexplained::PATTERN.to_string()]).expect("the failure pattern compiles")
+            }
+        };
+        let unexplained_signature = unexplained_signature.min(signatures.len().saturating_sub(1));
+        let files = embedded.iter().map(|(f, s)| (*f, *s)).chain(extra.iter().map(|(f, s)| (f.as_str(), s.as_str())));
+        let version = format!("{}-{:08x}", compiled.len(), checksum(files));
+        let (rules, exprs) = compiled.into_iter().unzip();
+        Catalogue { rules, exprs, signatures, unexplained_signature, errors, extra: extra_ids, by_id, version }
+    }
+
+    /// The rule pack's version: the number of rules and a checksum of their
+    /// files, so a share link can tell it was made with other rules.
+    pub fn version(&self) -> &str {
+        &self.version
+    }
+
+    /// The rule with `id`.
+    pub fn rule(&self, id: &str) -> Option<&Rule> {
+        self.by_id.get(id).map(|&i| &self.rules[i])
+    }
+
+    /// The index of the rule with `id` in [`Catalogue::rules`].
+    pub fn rule_index(&self, id: &str) -> Option<usize> {
+        self.by_id.get(id).copied()
+    }
+}
+
+/// The version of the embedded rule pack.
+pub fn pack_version() -> &'static str {
+    catalogue().version()
 }
 
 /// The embedded rule files, `(path under rules/, contents)`.
@@ -41,50 +141,9 @@ pub fn rule_files() -> &'static [(&'static str, &'static str)] {
     RULE_FILES
 }
 
-impl Catalogue {
-    /// Loads rules from `(file, source)` pairs.
-    pub fn load(files: &[(&str, &str)]) -> Catalogue {
-        let mut rules = Vec::new();
-        let mut exprs = Vec::new();
-        let mut patterns = Vec::new();
-        let mut errors = Vec::new();
-        for (file, src) in files {
-            let rule = match parse_rule(file, src) {
-                Ok(r) => r,
-                Err(e) => {
-                    errors.push(e);
-                    continue;
-                }
-            };
-            let mut local = patterns.clone();
-            match compile(&rule.when, &mut local) {
-                Ok(expr) => {
-                    patterns = local;
-                    exprs.push(expr);
-                    rules.push(rule);
-                }
-                Err(message) => errors.push(RuleError { file: file.to_string(), message }),
-            }
-        }
-        let unexplained_signature = patterns.len();
-        patterns.push(crate::unexplained::PATTERN.to_string());
-        let signatures = match signature_set(&patterns) {
-            Ok(s) => s,
-            Err(message) => {
-                errors.push(RuleError { file: "(all)".into(), message });
-                rules.clear();
-                exprs.clear();
-                signature_set(&[crate::unexplained::PATTERN.to_string()]).expect("the failure pattern compiles")
-            }
-        };
-        let unexplained_signature = unexplained_signature.min(signatures.len().saturating_sub(1));
-        Catalogue { rules, exprs, signatures, unexplained_signature, errors }
-    }
-
-    /// The rule with `id`.
-    pub fn rule(&self, id: &str) -> Option<&Rule> {
-        self.rules.iter().find(|r| r.id == id)
-    }
+/// The embedded data tables (`rules/cann/…`), `(path under rules/, contents)`.
+pub fn data_files() -> &'static [(&'static str, &'static str)] {
+    DATA_FILES
 }
 
 /// The embedded catalogue, loaded on first use.

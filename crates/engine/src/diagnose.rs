@@ -1,51 +1,76 @@
 //! The pipeline, in two phases.
 //!
-//! [`collect`] reads the inputs: segments, detection, facts, signature hits.
-//! [`evaluate`] runs the rules over what was collected, plus the user's
-//! answers and chosen symptoms, and builds the [`Report`]. The split lets a
+//! [`collect`] reads the inputs: segments, detection, facts, signature hits,
+//! and which node each came from. [`evaluate`] runs the rules over what was
+//! collected, plus the user's answers and chosen symptoms, and builds the
+//! [`Report`], in named steps: the facts answers stand for, which rules fire
+//! (node by node), each finding's evidence, steps and fixes, the root-cause
+//! order, and the failure-like lines nothing explains. The split lets a
 //! share link carry only the collected facts and hits (never the raw text)
 //! and reproduce the same report with [`evaluate`].
 
 use crate::catalogue::Catalogue;
 use crate::detect::{self, Detection};
-use crate::facts::{registered, Fact, FactValue};
-use crate::parse;
+use crate::facts::{Fact, FactValue, LineRef, NodeId, Origin};
+use crate::parse::{self, FactSink};
 use crate::report::{order, EvidenceLine, Finding, Report, SegmentInfo, StepReport, StepState, MAX_EVIDENCE, SCHEMA};
-use crate::rules::{group_hits, line_key, Evidence, Why};
+use crate::rules::eval::{Evidence, HitRef, ScopeSel, Why};
+use crate::rules::{Rule, Scope};
 use crate::segment::{self, Line};
-use crate::signatures::Hit;
+use crate::template::{self, Vars};
 use crate::unexplained;
-use crate::{catalogue, Input};
+use crate::Input;
 use serde::{Deserialize, Serialize};
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
-/// Segment index given to facts that come from the user's answers.
-pub const ANSWER_SEGMENT: usize = usize::MAX;
+pub use crate::facts::AnswerRef;
+
+/// A signature hit of the collected input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SigHit {
+    /// Index of the signature in the catalogue's set.
+    pub signature: usize,
+    /// Where, and about which node.
+    pub at: HitRef,
+}
 
 /// What the inputs yielded before any rule ran.
 #[derive(Clone, Debug, Default)]
 pub struct Collected {
     /// Number of inputs.
     pub inputs: usize,
+    /// The nodes the inputs name (a fact's `node` indexes this).
+    pub nodes: Vec<String>,
     /// Facts from parsers and combiners.
     pub facts: Vec<Fact>,
-    /// Signature hits as `(input, hit)`.
-    pub hits: Vec<(usize, Hit)>,
-    /// Per input, the scanned lines that hits point at (sorted by line).
+    /// Signature hits, in input and line order.
+    pub hits: Vec<SigHit>,
+    /// Per input, the lines that hits point at (sorted by line): only
+    /// those, so a 100 MB log is not kept twice.
     pub lines: Vec<Vec<Line>>,
     /// How the inputs were split.
     pub segments: Vec<SegmentInfo>,
 }
 
-/// The user's click on an answer of a decision-tree step.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct AnswerRef {
-    /// Rule id.
-    pub rule: String,
-    /// Step id within the rule.
-    pub step: String,
-    /// Answer id within the step.
-    pub answer: String,
+impl Collected {
+    /// The text of a pasted line that a hit points at.
+    fn line_text(&self, at: LineRef) -> String {
+        let Some(lines) = self.lines.get(at.input as usize) else { return String::new() };
+        match lines.binary_search_by_key(&at.line, |l| l.no) {
+            Ok(i) => lines[i].text.clone(),
+            Err(_) => String::new(),
+        }
+    }
+
+    fn node_id(&mut self, name: &str) -> NodeId {
+        match self.nodes.iter().position(|n| n == name) {
+            Some(i) => i as NodeId,
+            None => {
+                self.nodes.push(name.to_string());
+                (self.nodes.len() - 1) as NodeId
+            }
+        }
+    }
 }
 
 /// What the user added on top of the inputs.
@@ -63,40 +88,56 @@ pub struct Session {
 /// Phase 1: reads the inputs.
 pub fn collect(cat: &Catalogue, inputs: &[Input]) -> Collected {
     let mut c = Collected { inputs: inputs.len(), ..Collected::default() };
-    let mut seg_index = 0usize;
+    let mut seg_index = 0u32;
     for (input_idx, input) in inputs.iter().enumerate() {
         let segs: Vec<(segment::Segment, Detection)> =
             segment::segment(&input.text).into_iter().flat_map(detect::split_and_detect).collect();
-        let mut lines = Vec::new();
+        let mut hit_lines = Vec::new();
         for (seg, det) in segs {
             let det = match input.overrides.iter().find(|o| o.start_line == seg.start_line()) {
                 Some(o) => Detection { kind: o.kind, confidence: 100 },
                 None => det,
             };
+            let parser = parse::parser(det.kind);
+            // A config or `ray status` describes the cluster, whichever node it was pasted from.
+            let node_name = if parser.cluster_wide { None } else { seg.node.as_deref().or(input.node.as_deref()) };
+            let node = node_name.map(|n| c.node_id(n));
             c.segments.push(SegmentInfo {
                 input: input_idx,
                 kind: det.kind,
                 confidence: det.confidence,
                 command: seg.command.clone(),
+                node: node_name.map(str::to_string),
                 start_line: seg.start_line(),
                 end_line: seg.end_line(),
             });
-            parse::parse_segment(det.kind, &seg, &mut parse::FactSink::new(&mut c.facts, seg_index));
-            if det.kind.scanned_for_signatures() {
+            (parser.parse)(&seg, &mut FactSink::new(&mut c.facts, parser, input_idx as u32, seg_index, node));
+            if parser.scanned {
                 let mut local = Vec::new();
                 cat.signatures.scan(&seg.lines, &mut local);
-                c.hits.extend(local.into_iter().map(|h| (input_idx, h)));
+                let mut last = 0;
+                for h in local {
+                    let at = LineRef { input: input_idx as u32, line: h.line };
+                    c.hits.push(SigHit { signature: h.signature, at: HitRef { at, node } });
+                    if h.line != last {
+                        if let Ok(i) = seg.lines.binary_search_by_key(&h.line, |l| l.no) {
+                            hit_lines.push(seg.lines[i].clone());
+                        }
+                        last = h.line;
+                    }
+                }
             }
             seg_index += 1;
-            lines.extend(seg.lines);
         }
-        c.lines.push(lines);
+        hit_lines.sort_by_key(|l| l.no);
+        hit_lines.dedup_by_key(|l| l.no);
+        c.lines.push(hit_lines);
     }
     parse::combine::run(&mut c.facts);
     c
 }
 
-/// The facts the user's answers stand for.
+/// Step 1: the facts the user's answers stand for.
 fn answer_facts(cat: &Catalogue, session: &Session) -> Vec<Fact> {
     let mut out = Vec::new();
     for a in &session.answers {
@@ -108,153 +149,288 @@ fn answer_facts(cat: &Catalogue, session: &Session) -> Vec<Fact> {
             continue;
         };
         for f in &opt.facts {
-            let Some(name) = registered(&f.fact) else { continue };
-            let Some(value) = FactValue::from_json(&f.value) else { continue };
+            // Checked when the rule loaded: the name is declared, the value of its type.
+            let Some(def) = parse::fact_def(&f.fact) else { continue };
+            let Some(value) = FactValue::from_json_as(&f.value, def.ty) else { continue };
             out.push(Fact {
-                name,
+                name: def.name,
                 subject: f.subject.clone(),
                 value,
-                line: 0,
-                text: opt.label.en.clone(),
-                segment: ANSWER_SEGMENT,
+                node: None,
+                origin: Origin::Answer(a.clone()),
             });
         }
     }
     out
 }
 
-/// Phase 2: runs the rules. With `only`, just those rule ids are evaluated
-/// (a share link lists the findings it had, so a rule pack that changed since
-/// cannot add findings the sender never saw).
-pub fn evaluate(cat: &Catalogue, c: &Collected, session: &Session, only: Option<&[String]>) -> Report {
-    let multi = c.inputs > 1;
-    let mut facts = c.facts.clone();
-    facts.extend(answer_facts(cat, session));
-    let seg_input = |f: &Fact| -> Option<usize> {
-        if f.segment == ANSWER_SEGMENT {
-            None
-        } else {
-            Some(c.segments.get(f.segment).map(|s| s.input).unwrap_or(0))
-        }
-    };
-    let text_of = |key: u64| -> String {
-        let (input, line) = ((key >> 32) as usize, key as u32);
-        let Some(lines) = c.lines.get(input) else { return String::new() };
-        match lines.binary_search_by_key(&line, |l| l.no) {
-            Ok(i) => lines[i].text.clone(),
-            Err(_) => String::new(),
-        }
-    };
-    let evidence_line =
-        |key: u64| EvidenceLine { input: multi.then_some((key >> 32) as usize), line: key as u32, text: text_of(key) };
-    let fact_line =
-        |f: &Fact| EvidenceLine { input: if multi { seg_input(f) } else { None }, line: f.line, text: f.text.clone() };
+/// Step 2: the scopes rules are evaluated in: one per node the input
+/// names, or the whole input when it names none.
+fn node_scopes(c: &Collected) -> Vec<ScopeSel> {
+    if c.nodes.is_empty() {
+        vec![ScopeSel::Cluster]
+    } else {
+        (0..c.nodes.len() as NodeId).map(ScopeSel::Node).collect()
+    }
+}
 
-    // Loops in commands are written for A2 nodes (`{0..7}`, 8 NPUs). When the
-    // input shows how many NPUs a node has (16 on A3), size them to it.
-    let npus =
-        facts.iter().filter(|f| f.name == "npu.count").filter_map(|f| f.value.as_f64()).fold(0.0, f64::max) as u32;
-    let size_loops = |cmd: &str| -> String {
-        if (2..=64).contains(&npus) && npus != 8 {
-            cmd.replace("{0..7}", &format!("{{0..{}}}", npus - 1))
-        } else {
-            cmd.to_string()
-        }
-    };
-    let ev = Evidence { hits_by_sig: group_hits(&c.hits, cat.signatures.len()), facts: &facts };
-    // Every line some finding rests on, to tell the unexplained ones apart.
-    let mut explained: HashSet<u64> = HashSet::new();
-    let mut findings: Vec<(&crate::rules::Rule, Finding)> = Vec::new();
-    for (rule, expr) in cat.rules.iter().zip(&cat.exprs) {
+/// A rule that fired (or that the user picked), with what made it fire.
+#[derive(Debug)]
+pub(crate) struct Fired {
+    pub rule: usize,
+    pub why: Why,
+    pub from_symptom: bool,
+}
+
+/// Step 3: which rules fire.
+fn fire(
+    cat: &Catalogue,
+    ev: &Evidence<'_>,
+    scopes: &[ScopeSel],
+    session: &Session,
+    only: Option<&[String]>,
+) -> Vec<Fired> {
+    let mut out = Vec::new();
+    for (i, (rule, expr)) in cat.rules.iter().zip(&cat.exprs).enumerate() {
         if only.is_some_and(|ids| !ids.contains(&rule.id)) {
             continue;
         }
         let mut why = Why::default();
-        let fired = expr.eval(&ev, &mut why);
-        let chosen = session.symptoms.contains(&rule.id);
-        if !fired && !chosen {
-            continue;
-        }
-        let mut keys: Vec<u64> = why.hits.iter().map(|(k, _)| *k).collect();
-        keys.sort_unstable();
-        keys.dedup();
-        explained.extend(keys.iter().copied());
-        for &i in &why.facts {
-            if let Some(input) = seg_input(&facts[i]) {
-                explained.insert(line_key(input, facts[i].line));
-            }
-        }
-        let mut ev_lines: Vec<EvidenceLine> = why.facts.iter().map(|&i| fact_line(&facts[i])).collect();
-        ev_lines.sort();
-        ev_lines.dedup();
-        let fact_keys: HashSet<(Option<usize>, u32)> = ev_lines.iter().map(|e| (e.input, e.line)).collect();
-        let total = fact_keys.len()
-            + keys.iter().filter(|&&k| !fact_keys.contains(&(multi.then_some((k >> 32) as usize), k as u32))).count();
-        ev_lines.extend(keys.iter().take(MAX_EVIDENCE).map(|&k| evidence_line(k)));
-        ev_lines.sort();
-        // A fact and a signature hit on the same line are one piece of evidence.
-        ev_lines.dedup_by(|a, b| a.input == b.input && a.line == b.line);
-        ev_lines.truncate(MAX_EVIDENCE);
-        let steps = rule
-            .steps
-            .iter()
-            .map(|s| {
-                let clicked =
-                    session.answers.iter().find(|a| a.rule == rule.id && a.step == s.id).map(|a| a.answer.clone());
-                let evidence: Vec<EvidenceLine> = match &s.answered_by {
-                    Some(name) => facts
-                        .iter()
-                        .filter(|f| f.name == name && f.segment != ANSWER_SEGMENT)
-                        .filter(|f| s.answered_subject.as_ref().is_none_or(|want| f.subject.as_ref() == Some(want)))
-                        .take(5)
-                        .map(&fact_line)
-                        .collect(),
-                    None => Vec::new(),
-                };
-                let answered = !evidence.is_empty() || clicked.is_some();
-                StepReport {
-                    id: s.id.clone(),
-                    title: s.title.clone(),
-                    run: s.run.as_deref().map(size_loops),
-                    expect: s.expect.clone(),
-                    state: if answered { StepState::Answered } else { StepState::Ask },
-                    evidence,
-                    answers: s.answers.iter().map(|a| (a.id.clone(), a.label.clone())).collect(),
-                    answer: clicked,
+        let fired = match rule.scope {
+            Scope::Cluster => expr.eval(ev, ScopeSel::Cluster, &mut why),
+            Scope::Node => {
+                let mut any = false;
+                for &s in scopes {
+                    let mut w = Why::default();
+                    if expr.eval(ev, s, &mut w) {
+                        why.extend(w);
+                        any = true;
+                    }
                 }
-            })
-            .collect();
-        findings.push((
-            rule,
-            Finding {
-                id: rule.id.clone(),
-                severity: rule.severity,
-                title: rule.title.clone(),
-                summary: rule.summary.clone(),
-                evidence: ev_lines,
-                evidence_total: total,
-                explained_by: Vec::new(),
-                from_symptom: !fired,
-                facts: why.facts.iter().map(|&i| facts[i].clone()).collect(),
-                steps,
-                fixes: rule
-                    .fixes
-                    .iter()
-                    .map(|f| crate::rules::Fix {
-                        commands: f.commands.iter().map(|c| size_loops(c)).collect(),
-                        ..f.clone()
-                    })
-                    .collect(),
-            },
-        ));
+                any
+            }
+        };
+        if fired || session.symptoms.contains(&rule.id) {
+            out.push(Fired { rule: i, why, from_symptom: !fired });
+        }
     }
-    // Root cause first: rule A outranks B when both fired.
-    let ids: Vec<String> = findings.iter().map(|(_, f)| f.id.clone()).collect();
-    let outranks: Vec<Vec<usize>> = findings
+    out
+}
+
+/// What building a finding needs to know beyond its rule.
+struct Ctx<'a> {
+    c: &'a Collected,
+    ev: &'a Evidence<'a>,
+    session: &'a Session,
+    /// Facts some finding rests on: shown first when a step cites facts.
+    cited: &'a BTreeSet<usize>,
+}
+
+impl Ctx<'_> {
+    fn node_name(&self, node: Option<NodeId>) -> Option<String> {
+        node.and_then(|n| self.c.nodes.get(n as usize).cloned())
+    }
+
+    fn evidence_of_fact(&self, f: &Fact, cat: &Catalogue) -> EvidenceLine {
+        let multi = self.c.inputs > 1;
+        match &f.origin {
+            Origin::Line { at, text, .. } => EvidenceLine {
+                input: multi.then_some(at.input as usize),
+                line: at.line,
+                text: text.clone(),
+                node: self.node_name(f.node),
+                answer: None,
+            },
+            Origin::Answer(a) => EvidenceLine {
+                input: None,
+                line: 0,
+                text: String::new(),
+                node: None,
+                answer: cat
+                    .rule(&a.rule)
+                    .and_then(|r| r.steps.iter().find(|s| s.id == a.step))
+                    .and_then(|s| s.answers.iter().find(|o| o.id == a.answer))
+                    .map(|o| o.label.clone()),
+            },
+        }
+    }
+
+    fn evidence_of_hit(&self, h: HitRef) -> EvidenceLine {
+        EvidenceLine {
+            input: (self.c.inputs > 1).then_some(h.at.input as usize),
+            line: h.at.line,
+            text: self.c.line_text(h.at),
+            node: self.node_name(h.node),
+            answer: None,
+        }
+    }
+}
+
+/// The facts that answer a step: of the step's fact (and subject), on the
+/// finding's nodes; the ones other findings rest on first (the DOWN link,
+/// not the seven UP ones).
+fn step_facts(ctx: &Ctx<'_>, name: &str, subject: Option<&str>, nodes: &BTreeSet<Option<NodeId>>) -> Vec<usize> {
+    let mut idx: Vec<usize> = ctx
+        .ev
+        .named(name)
         .iter()
-        .map(|(rule, _)| rule.outranks.iter().filter_map(|id| ids.iter().position(|x| x == id)).collect())
+        .copied()
+        .filter(|&i| {
+            let f = &ctx.ev.facts[i];
+            subject.is_none_or(|s| f.subject.as_deref() == Some(s))
+                && (nodes.is_empty() || f.node.is_none() || nodes.contains(&f.node))
+        })
         .collect();
-    let mut list: Vec<Finding> = findings.into_iter().map(|(_, f)| f).collect();
+    idx.sort_by_key(|i| (!ctx.cited.contains(i), *i));
+    idx.truncate(5);
+    idx
+}
+
+/// Step 4: one finding, with its evidence, steps and fixes filled in.
+fn finding(cat: &Catalogue, rule: &Rule, fired: &Fired, ctx: &Ctx<'_>) -> (Finding, BTreeSet<usize>) {
+    let why = &fired.why;
+    let facts: Vec<&Fact> = why.facts.iter().map(|&i| &ctx.ev.facts[i]).collect();
+    let nodes: BTreeSet<Option<NodeId>> =
+        facts.iter().map(|f| f.node).chain(why.hits.iter().map(|(h, _)| h.node)).filter(|n| n.is_some()).collect();
+    let node_names: Vec<String> = nodes.iter().filter_map(|n| ctx.node_name(*n)).collect();
+
+    // Evidence: fact lines and hit lines, one entry per line, in input order.
+    let mut lines: Vec<EvidenceLine> = facts.iter().map(|f| ctx.evidence_of_fact(f, cat)).collect();
+    let hit_refs: BTreeSet<HitRef> = why.hits.iter().map(|(h, _)| *h).collect();
+    lines.extend(hit_refs.iter().map(|h| ctx.evidence_of_hit(*h)));
+    lines.sort();
+    lines.dedup_by(|a, b| a.input == b.input && a.line == b.line && a.answer == b.answer);
+    let total = lines.len();
+    lines.truncate(MAX_EVIDENCE);
+
+    // Templates: loops sized to the node's NPUs, cards and nodes named.
+    let npus = ctx
+        .ev
+        .named("npu.count")
+        .iter()
+        .map(|&i| &ctx.ev.facts[i])
+        .filter(|f| nodes.is_empty() || f.node.is_none() || nodes.contains(&f.node))
+        .filter_map(|f| f.value.as_f64())
+        .fold(0.0, f64::max) as u32;
+    let vars = Vars {
+        npus: (npus > 0).then_some(npus),
+        facts: facts.clone(),
+        nodes: node_names.iter().map(String::as_str).collect(),
+    };
+    let fill = |t: &crate::Text| crate::Text::new(template::render(&t.en, &vars), template::render(&t.zh, &vars));
+
+    let mut step_support = BTreeSet::new();
+    let steps = rule
+        .steps
+        .iter()
+        .map(|s| {
+            let clicked =
+                ctx.session.answers.iter().find(|a| a.rule == rule.id && a.step == s.id).map(|a| a.answer.clone());
+            let answering = match &s.answered_by {
+                Some(name) => step_facts(ctx, name, s.answered_subject.as_deref(), &nodes),
+                None => Vec::new(),
+            };
+            step_support.extend(answering.iter().copied().filter(|&i| ctx.ev.facts[i].line_ref().is_some()));
+            let evidence: Vec<EvidenceLine> =
+                answering.iter().map(|&i| ctx.evidence_of_fact(&ctx.ev.facts[i], cat)).collect();
+            let answered = !evidence.is_empty() || clicked.is_some();
+            StepReport {
+                id: s.id.clone(),
+                title: fill(&s.title),
+                run: s.run.as_deref().map(|r| template::render(r, &vars)),
+                expect: fill(&s.expect),
+                state: if answered { StepState::Answered } else { StepState::Ask },
+                evidence,
+                answers: s.answers.iter().map(|a| (a.id.clone(), a.label.clone())).collect(),
+                answer: clicked,
+            }
+        })
+        .collect();
+    let fixes = rule
+        .fixes
+        .iter()
+        .map(|f| crate::rules::Fix {
+            title: fill(&f.title),
+            commands: f.commands.iter().map(|c| template::render(c, &vars)).collect(),
+            yaml: f.yaml.as_deref().map(|y| template::render(y, &vars)),
+        })
+        .collect();
+    let finding = Finding {
+        id: rule.id.clone(),
+        severity: rule.severity,
+        title: rule.title.clone(),
+        summary: rule.summary.clone(),
+        evidence: lines,
+        evidence_total: total,
+        nodes: node_names,
+        explained_by: Vec::new(),
+        from_symptom: fired.from_symptom,
+        facts: facts.into_iter().cloned().collect(),
+        steps,
+        fixes,
+    };
+    (finding, step_support)
+}
+
+/// What a report's findings rest on: what a share link needs to carry to
+/// reproduce it.
+#[derive(Debug, Default)]
+pub struct Support {
+    /// Indices into the evaluated facts ([`Collected::facts`] first, then
+    /// the answers' facts): the findings' facts and the facts that answer
+    /// their steps.
+    pub facts: BTreeSet<usize>,
+    /// The hits, as `(hit, signature)`.
+    pub hits: BTreeSet<(HitRef, usize)>,
+}
+
+/// A report and what it rests on.
+#[derive(Debug)]
+pub struct Evaluation {
+    /// The report.
+    pub report: Report,
+    /// What each finding rests on.
+    pub support: Support,
+}
+
+/// Phase 2: runs the rules. With `only`, just those rule ids are evaluated
+/// (a share link lists the findings it had, so a rule pack that changed since
+/// cannot add findings the sender never saw).
+pub fn evaluate(cat: &Catalogue, c: &Collected, session: &Session, only: Option<&[String]>) -> Report {
+    evaluate_full(cat, c, session, only).report
+}
+
+/// [`evaluate`], also returning what the report rests on.
+pub fn evaluate_full(cat: &Catalogue, c: &Collected, session: &Session, only: Option<&[String]>) -> Evaluation {
+    let mut facts = c.facts.clone();
+    facts.extend(answer_facts(cat, session));
+    let mut hits_by_sig: Vec<Vec<HitRef>> = vec![Vec::new(); cat.signatures.len()];
+    for h in &c.hits {
+        if let Some(list) = hits_by_sig.get_mut(h.signature) {
+            list.push(h.at);
+        }
+    }
+    let ev = Evidence::new(&facts, hits_by_sig);
+    let fired = fire(cat, &ev, &node_scopes(c), session, only);
+
+    let cited: BTreeSet<usize> = fired.iter().flat_map(|f| f.why.facts.iter().copied()).collect();
+    let ctx = Ctx { c, ev: &ev, session, cited: &cited };
+    let mut support = Support::default();
+    let mut list = Vec::with_capacity(fired.len());
+    for f in &fired {
+        let (finding, step_support) = finding(cat, &cat.rules[f.rule], f, &ctx);
+        support.facts.extend(f.why.facts.iter().copied());
+        support.facts.extend(step_support);
+        support.hits.extend(f.why.hits.iter().copied());
+        list.push(finding);
+    }
+
+    // Root cause first: rule A outranks B when both fired.
+    let position: HashMap<&str, usize> = list.iter().enumerate().map(|(i, f)| (f.id.as_str(), i)).collect();
+    let outranks: Vec<Vec<usize>> = fired
+        .iter()
+        .map(|f| cat.rules[f.rule].outranks.iter().filter_map(|id| position.get(id.as_str()).copied()).collect())
+        .collect();
     for (cause, effects) in outranks.iter().enumerate() {
         for &e in effects {
             let cause_id = list[cause].id.clone();
@@ -262,17 +438,23 @@ pub fn evaluate(cat: &Catalogue, c: &Collected, session: &Session, only: Option<
         }
     }
     order(&mut list, &outranks);
-    let by_sig = &ev.hits_by_sig;
-    let mut failure_like: Vec<u64> = by_sig.get(cat.unexplained_signature).cloned().unwrap_or_default();
-    failure_like.sort_unstable();
-    failure_like.dedup();
-    let unexplained =
-        unexplained::group(failure_like.into_iter().filter(|k| !explained.contains(k)).map(evidence_line).collect());
-    Report {
+
+    // Failure-like lines that no finding rests on.
+    let mut explained: HashSet<LineRef> = support.hits.iter().map(|(h, _)| h.at).collect();
+    explained.extend(support.facts.iter().filter_map(|&i| facts[i].line_ref()));
+    let mut failure_like: Vec<HitRef> = ev.hits_by_sig.get(cat.unexplained_signature).cloned().unwrap_or_default();
+    failure_like.sort();
+    failure_like.dedup_by_key(|h| h.at);
+    let unexplained = unexplained::group(
+        failure_like.into_iter().filter(|h| !explained.contains(&h.at)).map(|h| ctx.evidence_of_hit(h)).collect(),
+    );
+    let report = Report {
         schema: SCHEMA,
-        rules_version: catalogue::pack_version(),
+        rules_version: cat.version().to_string(),
         findings: list,
         unexplained,
         segments: c.segments.clone(),
-    }
+        nodes: c.nodes.clone(),
+    };
+    Evaluation { report, support }
 }

@@ -29,6 +29,7 @@ pub mod detect;
 pub mod diagnose;
 pub mod facts;
 pub mod parse;
+pub mod pattern;
 pub mod redact;
 pub mod render;
 pub mod report;
@@ -36,15 +37,16 @@ pub mod rules;
 pub mod segment;
 pub mod share;
 pub mod signatures;
+pub mod template;
 pub mod text;
 pub mod unexplained;
 pub mod yaml;
 
 pub use catalogue::{catalogue, Catalogue};
 pub use detect::{Detection, InputKind};
-pub use facts::{Fact, FactValue};
+pub use facts::{Fact, FactDef, FactValue, LineRef, Origin, ValueType};
 pub use report::{EvidenceLine, Finding, Report, StepState};
-pub use rules::{Rule, Severity};
+pub use rules::{Area, Rule, Scope, Severity};
 pub use text::{Lang, Text};
 
 pub use diagnose::{AnswerRef, Session};
@@ -58,6 +60,9 @@ pub struct Input {
     pub text: String,
     /// Kinds the user chose for segments, overriding detection.
     pub overrides: Vec<KindOverride>,
+    /// The node (machine) this input was taken on, when known. Collector
+    /// node markers inside the text override it for what follows them.
+    pub node: Option<String>,
 }
 
 /// The user's choice of kind for the segment that starts at `start_line`.

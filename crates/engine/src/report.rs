@@ -25,6 +25,9 @@ pub struct Report {
     pub unexplained: Vec<crate::unexplained::UnexplainedGroup>,
     /// How the input was split and what each part was taken to be.
     pub segments: Vec<SegmentInfo>,
+    /// The nodes the inputs describe (a fact's `node` is an index into this).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub nodes: Vec<String>,
 }
 
 /// One detected segment.
@@ -39,6 +42,9 @@ pub struct SegmentInfo {
     /// The command that printed it, when known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub command: Option<String>,
+    /// The node it describes, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
     /// First line (1-based, inclusive).
     pub start_line: u32,
     /// Last line (inclusive).
@@ -55,6 +61,12 @@ pub struct EvidenceLine {
     pub line: u32,
     /// The line, cleaned of colour codes and quote prefixes.
     pub text: String,
+    /// The node the line is about, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
+    /// Instead of a pasted line: the answer the user clicked (line 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<Text>,
 }
 
 /// Whether a decision-tree step is already answered by the input.
@@ -107,6 +119,9 @@ pub struct Finding {
     pub evidence: Vec<EvidenceLine>,
     /// How many supporting lines there were in all.
     pub evidence_total: usize,
+    /// The nodes it was found on (empty when the input does not say).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub nodes: Vec<String>,
     /// Ids of other findings that likely cause this one.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub explained_by: Vec<String>,
@@ -123,7 +138,7 @@ pub struct Finding {
     pub fixes: Vec<Fix>,
 }
 
-/// Evidence lines kept per finding.
+/// Evidence lines kept per finding (and lines answering a step).
 pub const MAX_EVIDENCE: usize = 20;
 
 /// Orders findings root cause first. `outranks[i]` lists the indices that

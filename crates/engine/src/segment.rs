@@ -36,6 +36,8 @@ pub struct Segment {
     pub command_line: Option<u32>,
     /// The output lines (the prompt line itself is not included).
     pub lines: Vec<Line>,
+    /// The node a collector's node marker named, if any.
+    pub node: Option<String>,
 }
 
 impl Segment {
@@ -133,7 +135,7 @@ fn bare_prompt() -> &'static Regex {
 
 fn marker() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(r"^=+ roll-doctor: (?P<cmd>.+?) =+\s*$").unwrap())
+    RE.get_or_init(|| Regex::new(r"^=+ roll-doctor(?: (?P<node>node))?: (?P<cmd>.+?) =+\s*$").unwrap())
 }
 
 /// Removes ANSI escape sequences (CSI, OSC and two-byte escapes).
@@ -216,6 +218,8 @@ enum Boundary {
     Fence,
     /// A prompt or collector marker: starts a new segment for this command.
     Command(Option<String>),
+    /// A collector node marker: what follows is that node's.
+    Node(String),
 }
 
 fn boundary(text: &str) -> Option<Boundary> {
@@ -235,7 +239,8 @@ fn boundary(text: &str) -> Option<Boundary> {
         return Some(Boundary::Fence);
     }
     if let Some(c) = marker().captures(text) {
-        return Some(Boundary::Command(Some(c["cmd"].trim().to_string())));
+        let name = c["cmd"].trim().to_string();
+        return Some(if c.name("node").is_some() { Boundary::Node(name) } else { Boundary::Command(Some(name)) });
     }
     if let Some(c) = user_host_prompt().captures(text) {
         let cmd = c.name("cmd").map(|m| m.as_str().trim().to_string()).filter(|s| !s.is_empty());
@@ -257,13 +262,23 @@ fn boundary(text: &str) -> Option<Boundary> {
 pub fn segment(text: &str) -> Vec<Segment> {
     let mut out: Vec<Segment> = Vec::new();
     let mut cur = Segment::default();
+    let mut node: Option<String> = None;
     for line in normalise(text) {
         match boundary(&line.text) {
+            Some(Boundary::Node(name)) => {
+                let done = std::mem::take(&mut cur);
+                if !done.is_empty() {
+                    out.push(done);
+                }
+                node = Some(name);
+                cur.node = node.clone();
+            }
             Some(Boundary::Fence) => {
                 let done = std::mem::take(&mut cur);
                 if !done.is_empty() {
                     out.push(done);
                 }
+                cur.node = node.clone();
             }
             Some(Boundary::Command(cmd)) => {
                 let done = std::mem::take(&mut cur);
@@ -272,6 +287,7 @@ pub fn segment(text: &str) -> Vec<Segment> {
                 }
                 cur.command = cmd;
                 cur.command_line = Some(line.no);
+                cur.node = node.clone();
             }
             None => cur.lines.push(line),
         }
@@ -335,6 +351,13 @@ mod tests {
         let segs = segment("intro text\n```\nEI0006: Getting socket times out.\n```\n");
         assert_eq!(segs.len(), 2);
         assert_eq!(segs[1].lines[0].no, 3);
+    }
+
+    #[test]
+    fn node_markers_give_each_segment_its_node() {
+        let segs = segment("ray status text\n===== roll-doctor node: n1 =====\n===== roll-doctor: ulimit -n =====\n1024\n===== roll-doctor node: n2 =====\n===== roll-doctor: ulimit -n =====\n65535\n");
+        let nodes: Vec<_> = segs.iter().map(|s| (s.node.as_deref(), s.lines.len())).collect();
+        assert_eq!(nodes, vec![(None, 1), (Some("n1"), 1), (Some("n2"), 1)]);
     }
 
     #[test]

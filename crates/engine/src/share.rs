@@ -12,18 +12,18 @@
 //! link is a [`ShareError`]. Every version ever produced keeps decoding
 //! (`tests` holds a frozen v1 link).
 
-use crate::catalogue::{catalogue, pack_version, Catalogue};
-use crate::diagnose::{collect, evaluate, Collected, Session};
-use crate::facts::{registered, Fact, FactValue};
+use crate::catalogue::{catalogue, Catalogue};
+use crate::diagnose::{collect, evaluate, evaluate_full, Collected, Evaluation, Session, SigHit};
+use crate::facts::{Fact, FactValue, LineRef, Origin};
+use crate::parse::fact_def;
 use crate::redact::{Mapping, Redactor};
 use crate::report::{EvidenceLine, Report, SegmentInfo};
-use crate::rules::Why;
+use crate::rules::eval::HitRef;
 use crate::segment::Line;
-use crate::signatures::Hit;
 use crate::{InputKind, Lang};
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 
 /// The current payload version.
 pub const VERSION: u32 = 1;
@@ -50,6 +50,9 @@ pub struct SharedFact {
     /// Line.
     #[serde(rename = "l")]
     pub line: u32,
+    /// Node, an index into [`Payload::nodes`].
+    #[serde(rename = "d", default, skip_serializing_if = "Option::is_none")]
+    pub node: Option<u32>,
     /// The line's text, redacted; empty unless excerpts were included.
     #[serde(rename = "t", default, skip_serializing_if = "String::is_empty")]
     pub text: String,
@@ -68,6 +71,9 @@ pub struct SharedHit {
     /// Line.
     #[serde(rename = "l")]
     pub line: u32,
+    /// Node, an index into [`Payload::nodes`].
+    #[serde(rename = "d", default, skip_serializing_if = "Option::is_none")]
+    pub node: Option<u32>,
 }
 
 /// What a share link carries.
@@ -82,6 +88,9 @@ pub struct Payload {
     /// Number of inputs.
     #[serde(default)]
     pub inputs: u32,
+    /// Node names, redacted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nodes: Vec<String>,
     /// Finding ids, in the sender's order.
     pub findings: Vec<String>,
     /// Facts the findings rest on.
@@ -147,83 +156,67 @@ fn value_json(v: &FactValue, r: &mut Redactor) -> serde_json::Value {
 pub fn build(inputs: &[crate::Input], session: &Session, lang: Lang, excerpts: bool) -> (Payload, Vec<Mapping>) {
     let cat = catalogue();
     let c = collect(cat, inputs);
-    let report = evaluate(cat, &c, session, None);
-    build_from(cat, &c, &report, session, lang, excerpts)
+    let evaluation = evaluate_full(cat, &c, session, None);
+    build_from(cat, &c, &evaluation, session, lang, excerpts)
 }
 
-fn build_from(
+/// Builds the payload from a diagnosis already made (the page keeps what it
+/// collected and evaluated, so sharing reads nothing twice).
+pub fn build_from(
     cat: &Catalogue,
     c: &Collected,
-    report: &Report,
+    evaluation: &Evaluation,
     session: &Session,
     lang: Lang,
     excerpts: bool,
 ) -> (Payload, Vec<Mapping>) {
-    let seg_input = |f: &Fact| c.segments.get(f.segment).map(|s| s.input as u32).unwrap_or(0);
-    // Which facts and hits the findings rest on: re-run each fired rule.
-    let ev = crate::rules::Evidence {
-        hits_by_sig: crate::rules::group_hits(&c.hits, cat.signatures.len()),
-        facts: &c.facts,
-    };
-    let mut fact_ids: BTreeSet<usize> = BTreeSet::new();
-    let mut hit_keys: BTreeSet<(u64, usize)> = BTreeSet::new();
-    for f in &report.findings {
-        let Some(pos) = cat.rules.iter().position(|r| r.id == f.id) else { continue };
-        let mut why = Why::default();
-        cat.exprs[pos].eval(&ev, &mut why);
-        fact_ids.extend(why.facts);
-        hit_keys.extend(why.hits);
-        // facts that answer this finding's steps
-        for s in &cat.rules[pos].steps {
-            if let Some(name) = &s.answered_by {
-                fact_ids.extend(
-                    c.facts
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, x)| x.name == name)
-                        .filter(|(_, x)| s.answered_subject.as_ref().is_none_or(|w| x.subject.as_ref() == Some(w)))
-                        .map(|(i, _)| i)
-                        .take(5),
-                );
-            }
-        }
-    }
+    let report = &evaluation.report;
+    // The answers' facts are re-derived from the session: only pasted facts travel.
+    let shared: Vec<&Fact> = evaluation.support.facts.iter().filter_map(|&i| c.facts.get(i)).collect();
     // Redact over everything that may be shared, so placeholders are consistent.
-    let mut corpus: Vec<String> = fact_ids.iter().map(|&i| c.facts[i].text.clone()).collect();
-    corpus.extend(fact_ids.iter().filter_map(|&i| match &c.facts[i].value {
+    let mut corpus: Vec<String> = shared.iter().map(|f| f.text().to_string()).collect();
+    corpus.extend(shared.iter().filter_map(|f| match &f.value {
         FactValue::Str(s) => Some(s.clone()),
         _ => None,
     }));
+    corpus.extend(shared.iter().filter_map(|f| f.subject.clone()));
+    corpus.extend(c.nodes.iter().cloned());
     let all_evidence: Vec<&EvidenceLine> = report.findings.iter().flat_map(|f| f.evidence.iter()).collect();
     corpus.extend(all_evidence.iter().map(|e| e.text.clone()));
     let mut r = Redactor::for_texts(&corpus);
-    let facts = fact_ids
+    let nodes: Vec<String> = c.nodes.iter().map(|n| r.redact(n)).collect();
+    let facts = shared
         .iter()
-        .map(|&i| {
-            let f = &c.facts[i];
-            SharedFact {
+        .filter_map(|f| {
+            let at = f.line_ref()?;
+            Some(SharedFact {
                 name: f.name.to_string(),
                 subject: f.subject.as_ref().map(|s| r.redact(s)),
                 value: value_json(&f.value, &mut r),
-                input: seg_input(f),
-                line: f.line,
-                text: if excerpts { r.redact(&f.text) } else { String::new() },
-            }
+                input: at.input,
+                line: at.line,
+                node: f.node,
+                text: if excerpts { r.redact(f.text()) } else { String::new() },
+            })
         })
         .collect();
-    let hits = hit_keys
+    let hits = evaluation
+        .support
+        .hits
         .iter()
-        .map(|&(key, sig)| SharedHit {
-            pattern: pattern_id(&cat.signatures.patterns[sig]),
-            input: (key >> 32) as u32,
-            line: key as u32,
+        .map(|(h, sig)| SharedHit {
+            pattern: pattern_id(&cat.signatures.patterns[*sig]),
+            input: h.at.input,
+            line: h.at.line,
+            node: h.node,
         })
         .collect();
     let mut ex: Vec<EvidenceLine> = Vec::new();
     if excerpts {
-        for e in all_evidence {
+        for e in all_evidence.into_iter().filter(|e| e.answer.is_none()) {
             let mut e = e.clone();
             e.text = r.redact(&e.text);
+            e.node = e.node.map(|n| r.redact(&n));
             if !ex.contains(&e) {
                 ex.push(e);
             }
@@ -232,9 +225,10 @@ fn build_from(
     }
     let payload = Payload {
         v: VERSION,
-        rules: pack_version(),
+        rules: cat.version().to_string(),
         lang,
         inputs: c.inputs as u32,
+        nodes,
         findings: report.findings.iter().map(|f| f.id.clone()).collect(),
         facts,
         hits,
@@ -293,6 +287,9 @@ pub struct SharedReport {
     pub missing: Vec<String>,
 }
 
+/// Most nodes a link may name.
+const MAX_NODES: usize = 1024;
+
 /// Rebuilds the diagnosis a link describes.
 pub fn report_from(p: &Payload) -> SharedReport {
     let cat = catalogue();
@@ -301,18 +298,22 @@ pub fn report_from(p: &Payload) -> SharedReport {
         cat.signatures.patterns.iter().enumerate().map(|(i, p)| (pattern_id(p), i)).collect();
     let mut c = Collected {
         inputs,
+        nodes: p.nodes.iter().take(MAX_NODES).cloned().collect(),
         segments: (0..inputs)
             .map(|i| SegmentInfo {
                 input: i,
                 kind: InputKind::Unrecognised,
                 confidence: 0,
                 command: None,
+                node: None,
                 start_line: 0,
                 end_line: 0,
             })
             .collect(),
         ..Collected::default()
     };
+    let nodes_known = c.nodes.len();
+    let node_of = |n: Option<u32>| n.filter(|n| (*n as usize) < nodes_known);
     c.lines = vec![Vec::new(); inputs];
     for e in &p.excerpts {
         let i = e.input.unwrap_or(0).min(inputs - 1);
@@ -323,28 +324,29 @@ pub fn report_from(p: &Payload) -> SharedReport {
         l.dedup_by_key(|x| x.no);
     }
     for f in &p.facts {
-        let Some(name) = registered(&f.name) else { continue };
-        let Some(value) = FactValue::from_json(&f.value) else { continue };
+        // A fact this version no longer declares, or of another type, is left out.
+        let Some(def) = fact_def(&f.name) else { continue };
+        let Some(value) = FactValue::from_json_as(&f.value, def.ty) else { continue };
+        let input = f.input.min(inputs as u32 - 1);
         c.facts.push(Fact {
-            name,
+            name: def.name,
             subject: f.subject.clone(),
             value,
-            line: f.line,
-            text: f.text.clone(),
-            segment: (f.input as usize).min(inputs - 1),
+            node: node_of(f.node),
+            origin: Origin::Line { at: LineRef { input, line: f.line }, segment: input, text: f.text.clone() },
         });
     }
     for h in &p.hits {
         if let Some(&sig) = by_pattern.get(&h.pattern) {
-            c.hits.push(((h.input as usize).min(inputs - 1), Hit { signature: sig, line: h.line }));
+            let at = LineRef { input: h.input.min(inputs as u32 - 1), line: h.line };
+            c.hits.push(SigHit { signature: sig, at: HitRef { at, node: node_of(h.node) } });
         }
     }
     let mut report = evaluate(cat, &c, &p.session, Some(&p.findings));
     report.segments.clear();
-    // Keep the sender's order when the rules agree.
     let missing: Vec<String> =
         p.findings.iter().filter(|id| !report.findings.iter().any(|f| &f.id == *id)).cloned().collect();
-    SharedReport { report, rules_changed: p.rules != pack_version(), missing }
+    SharedReport { report, rules_changed: p.rules != cat.version(), missing }
 }
 
 #[cfg(test)]

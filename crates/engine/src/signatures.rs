@@ -5,18 +5,17 @@
 //! runs a single multi-pattern automaton with a literal prefilter), instead
 //! of one regex pass per rule.
 //!
-//! Patterns are compiled over bytes with Unicode off, so `\b`, `\d`, `\w`
-//! and `(?i)` have their ASCII meaning. That is what log text needs, and it
-//! matters for speed: a Unicode word boundary cannot run in the lazy DFA,
-//! and on lines with non-ASCII text (progress bars, Chinese) the whole set
-//! fell back to a slow engine — 100× slower on a mixed log.
+//! Patterns are in the one dialect of [`crate::pattern`]: bytes with ASCII
+//! semantics (a Unicode word boundary cannot run in the lazy DFA, and on
+//! lines with non-ASCII text the whole set fell back to a slow engine —
+//! 100× slower on a mixed log).
 //!
 //! Lines the user *typed* are not evidence: `grep EI0006 plog` or
 //! `export HCCL_CONNECT_TIMEOUT=3600` mention an error string or a setting
 //! without anything having failed. [`is_typed_command`] filters them.
 
 use crate::segment::Line;
-use regex::bytes::{RegexSet, RegexSetBuilder};
+use regex::bytes::RegexSet;
 
 /// All signatures, compiled.
 #[derive(Debug)]
@@ -68,19 +67,9 @@ pub fn wrap_width(lines: &[Line]) -> Option<usize> {
 }
 
 impl SignatureSet {
-    /// Compiles `patterns`. Fails with the index and message of the first
-    /// pattern that does not compile.
-    pub fn new(patterns: &[String]) -> Result<SignatureSet, (usize, String)> {
-        let build = |ps: &[String]| RegexSetBuilder::new(ps).unicode(false).size_limit(64 << 20).build();
-        match build(patterns) {
-            Ok(set) => Ok(SignatureSet { set, patterns: patterns.to_vec() }),
-            // Only on failure compile one by one, to name the culprit.
-            Err(e) => Err(patterns
-                .iter()
-                .enumerate()
-                .find_map(|(i, p)| build(std::slice::from_ref(p)).err().map(|e| (i, e.to_string())))
-                .unwrap_or((0, e.to_string()))),
-        }
+    /// Compiles `patterns`, each already accepted by [`crate::pattern::compile`].
+    pub fn new(patterns: &[String]) -> Result<SignatureSet, String> {
+        Ok(SignatureSet { set: crate::pattern::compile_set(patterns)?, patterns: patterns.to_vec() })
     }
 
     /// Number of signatures.
@@ -171,6 +160,6 @@ mod tests {
 
     #[test]
     fn bad_pattern_is_reported() {
-        assert_eq!(SignatureSet::new(&["ok".into(), "(".into()]).unwrap_err().0, 1);
+        assert!(SignatureSet::new(&["ok".into(), "(".into()]).is_err());
     }
 }

@@ -87,7 +87,7 @@ mod tests {
 
     #[test]
     fn same_error_from_many_ranks_is_one_group() {
-        let l = |n, t: &str| EvidenceLine { input: None, line: n, text: t.into() };
+        let l = |n, t: &str| EvidenceLine { input: None, line: n, text: t.into(), node: None, answer: None };
         let g = group(vec![
             l(3, "(WorkerDict pid=1234) ValueError: bad shape 12"),
             l(9, "(WorkerDict pid=5678) ValueError: bad shape 16"),

@@ -84,11 +84,22 @@ fn every_answer_is_recorded_on_its_step() {
         assert_eq!(s.state, StepState::Answered, "{rule} / {st} / {answer}: step not answered");
         assert_eq!(s.answer.as_deref(), Some(answer.as_str()), "{rule} / {st}: clicked answer not recorded");
         assert!(s.answers.iter().any(|(id, _)| id == answer), "{rule} / {st}: answer {answer} not offered");
-        // Facts from a click are not evidence pasted by the user.
-        assert!(s.evidence.is_empty(), "{rule} / {st} / {answer}: a click must not show as pasted evidence");
-        // The other steps are still to be asked.
+        // Facts from a click show as the answer, never as a pasted line.
+        assert!(
+            s.evidence.iter().all(|e| e.answer.is_some() && e.line == 0),
+            "{rule} / {st} / {answer}: a click must not show as pasted evidence"
+        );
+        // The other steps are still to be asked, unless the click's facts answer them too.
+        let clicked_facts: BTreeSet<String> = catalogue()
+            .rule(rule)
+            .and_then(|r| r.steps.iter().find(|x| &x.id == st))
+            .and_then(|x| x.answers.iter().find(|a| &a.id == answer))
+            .map(|a| a.facts.iter().map(|f| f.fact.clone()).collect())
+            .unwrap_or_default();
+        let rule_def = catalogue().rule(rule).unwrap();
         for other in &finding(&rep, rule).steps {
-            if other.id != *st {
+            let answered_by = rule_def.steps.iter().find(|x| x.id == other.id).and_then(|x| x.answered_by.clone());
+            if other.id != *st && !answered_by.is_some_and(|f| clicked_facts.contains(&f)) {
                 assert_eq!(other.state, StepState::Ask, "{rule}: step {} answered by a click on {st}", other.id);
             }
         }
@@ -336,76 +347,23 @@ fn every_step_with_answers_can_move_the_diagnosis() {
     }
 }
 
-/// The value type each fact has when a parser produces it (see the parsers'
-/// `FACTS`). An answer with another type would silently never match a rule
-/// (`value: "1024"` is text, and `lt: 65536` only compares numbers).
-fn fact_type(name: &str) -> Option<&'static str> {
-    Some(match name {
-        "ulimit.nofile"
-        | "docker.ulimit_nofile"
-        | "npu.count"
-        | "npu.hbm_in_use"
-        | "npu.hbm_used_mb"
-        | "hccn.tls_switch"
-        | "hccn.tls_inconsistent"
-        | "ray.nodes_active"
-        | "ray.nodes_missing"
-        | "docker.davinci_count" => "int",
-        "hccn.ping_loss_percent" | "ray.resource_total" | "ray.resource_used" | "npu.hbm_usage_pct" => "float",
-        "env.unset"
-        | "env.listing"
-        | "pip.missing"
-        | "pip.listing"
-        | "torch.npu_available"
-        | "ray.npu_absent"
-        | "docker.privileged" => "bool",
-        "hccn.link_status"
-        | "hccn.ipaddr"
-        | "hccn.ip_missing"
-        | "hccn.ip_duplicate"
-        | "hccn.net_health"
-        | "npu.health"
-        | "npu.name"
-        | "npu.platform"
-        | "npu.smi_error"
-        | "npu.process"
-        | "env.var"
-        | "pip.package"
-        | "ss.listen"
-        | "ss.listen_process"
-        | "route.dev"
-        | "route.src"
-        | "ray.port_owner_other"
-        | "ray.port_loopback_only"
-        | "hccl.socket_ifname_mismatch"
-        | "docker.missing_device"
-        | "docker.missing_mount"
-        | "docker.image"
-        | "device.image_platform_mismatch"
-        | "device.soc_env_mismatch"
-        | "stack.torch_npu_mismatch"
-        | "stack.vllm_ascend_mismatch" => "str",
-        n if n.starts_with("config.") && n != "config.devices_needed" && n != "config.nodes_required" => "str",
-        _ => return None,
-    })
-}
-
 #[test]
-fn answer_facts_have_the_parsers_value_types() {
+fn answer_facts_have_the_declared_value_types() {
+    // Loading type-checks every answer against the fact declarations; here
+    // the declarations themselves are read back, so the check cannot drift.
     for r in &catalogue().rules {
         for s in &r.steps {
             for a in &s.answers {
                 for f in &a.facts {
                     let what = format!("{} / {} / {}: {}", r.id, s.id, a.id, f.fact);
-                    let want = fact_type(&f.fact)
-                        .unwrap_or_else(|| panic!("{what}: add the fact's value type to fact_type()"));
-                    let ok = match want {
-                        "int" => f.value.is_i64(),
-                        "float" => f.value.is_f64(),
-                        "bool" => f.value.is_boolean(),
-                        _ => f.value.is_string(),
-                    };
-                    assert!(ok, "{what}: value {} should be {want}", f.value);
+                    let def =
+                        roll_doctor_engine::parse::fact_def(&f.fact).unwrap_or_else(|| panic!("{what}: undeclared"));
+                    assert!(
+                        roll_doctor_engine::FactValue::from_json_as(&f.value, def.ty).is_some(),
+                        "{what}: value {} is not {:?}",
+                        f.value,
+                        def.ty
+                    );
                     if let Some(subject) = &f.subject {
                         assert!(!subject.is_empty(), "{what}: empty subject");
                     }

@@ -25,7 +25,7 @@ fn summary(r: &Report) -> String {
         let _ = writeln!(o, "    evidence lines: {} (total {})", lines.join(","), f.evidence_total);
         for fact in &f.facts {
             let subj = fact.subject.as_deref().map(|s| format!("[{s}]")).unwrap_or_default();
-            let _ = writeln!(o, "    fact {}{} = {} (line {})", fact.name, subj, fact.value.to_text(), fact.line);
+            let _ = writeln!(o, "    fact {}{} = {} (line {})", fact.name, subj, fact.value.to_text(), fact.line());
         }
         if !f.explained_by.is_empty() {
             let _ = writeln!(o, "    explained by: {}", f.explained_by.join(", "));

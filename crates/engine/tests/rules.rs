@@ -2,7 +2,8 @@
 //! fact names, and the rule's own examples run through the whole engine.
 
 use roll_doctor_engine::catalogue::{rule_files, Catalogue};
-use roll_doctor_engine::{catalogue, diagnose, facts, Text};
+
+use roll_doctor_engine::{catalogue, diagnose, Text};
 use std::collections::HashSet;
 
 fn is_kebab(id: &str) -> bool {
@@ -102,17 +103,93 @@ fn examples_match_and_no_match() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
+/// A minimal rule file around a condition (`when:` block, indented two spaces).
+fn rule(id: &str, when: &str, examples: &str) -> String {
+    format!(
+        "id: {id}\nseverity: error\narea: other\ntitle: {{en: T, zh: 标题}}\nsummary: {{en: S, zh: 说明}}\nwhen:\n{when}\nfixes:\n  - title: {{en: F, zh: 修复}}\n    commands: ['true']\nexamples: {examples}\n"
+    )
+}
+
 #[test]
 fn broken_rule_files_are_reported_not_fatal() {
-    let cat = Catalogue::load(&[
-        ("a.yaml", "id: a\nseverity: fatal\n"),
-        ("b.yaml", "id: b\nseverity: error\ntitle: {en: B, zh: 乙}\nsummary: {en: B, zh: 乙}\nwhen: {signature: '('}\nexamples: {match: [x], no_match: [y]}\n"),
-        ("c.yaml", "id: c\nseverity: error\ntitle: {en: C, zh: 丙}\nsummary: {en: C, zh: 丙}\nwhen: {fact: no.such.fact}\nexamples: {match: [x], no_match: [y]}\n"),
-        ("d.yaml", "id: d\nseverity: error\ntitle: {en: D, zh: 丁}\nsummary: {en: D, zh: 丁}\nwhen: {signature: 'boom'}\nexamples: {match: [boom], no_match: [y]}\n"),
-    ]);
-    assert_eq!(cat.errors.len(), 3, "{:?}", cat.errors);
+    let b = rule("b", "  signature: '('", "{match: [x], no_match: [y]}");
+    let c = rule("c", "  fact: no.such.fact", "{match: [x], no_match: [y]}");
+    let d = rule("d", "  signature: 'boom'", "{match: [boom], no_match: [y]}");
+    let cat =
+        Catalogue::load(&[("a.yaml", "id: a\nseverity: fatal\n"), ("b.yaml", &b), ("c.yaml", &c), ("d.yaml", &d)]);
+    let errors: Vec<String> = cat.errors.iter().map(|e| e.to_string()).collect();
+    assert_eq!(errors.len(), 3, "{errors:?}");
+    assert!(errors[0].starts_with("a.yaml:2: severity"), "{errors:?}");
+    assert!(errors[1].starts_with("b.yaml:7: when.signature"), "{errors:?}");
+    assert!(errors[2].starts_with("c.yaml:7: when.fact: unknown fact"), "{errors:?}");
     assert_eq!(cat.rules.len(), 1);
     assert_eq!(cat.rules[0].id, "d");
+}
+
+#[test]
+fn a_broken_pattern_disables_only_its_own_rule_even_among_the_embedded_ones() {
+    let bad = rule(
+        "my-new-rule",
+        "  any:\n    - signature: 'fine'\n    - signature: '[连接]超时'",
+        "{match: [x], no_match: [y]}",
+    );
+    let extra = vec![("my-new-rule.yaml".to_string(), bad)];
+    let cat = Catalogue::load_with(rule_files(), &extra);
+    assert_eq!(cat.errors.len(), 1, "{:?}", cat.errors);
+    let e = cat.errors[0].to_string();
+    assert!(e.starts_with("my-new-rule.yaml:9: when.any[1].signature:"), "{e}");
+    assert!(e.contains("inside [...]"), "{e}");
+    assert_eq!(cat.rules.len(), rule_files().len(), "every embedded rule still loads");
+    let r = roll_doctor_engine::diagnose_with(
+        &cat,
+        &[roll_doctor_engine::Input { text: "EI0006: Getting socket times out.".into(), ..Default::default() }],
+    );
+    assert_eq!(r.findings[0].id, "hccl-connect-timeout");
+}
+
+#[test]
+fn a_chinese_signature_works() {
+    let zh = rule(
+        "zh-timeout",
+        "  signature: '建链超时|(?i)connect timeout \\d+s'",
+        "{match: ['HCCL 建链超时，请检查网络'], no_match: [y]}",
+    );
+    let cat = Catalogue::load_with(rule_files(), &[("zh-timeout.yaml".into(), zh)]);
+    assert!(cat.errors.is_empty(), "{:?}", cat.errors);
+    assert_eq!(cat.extra, vec!["zh-timeout".to_string()]);
+    let found = |text: &str| {
+        roll_doctor_engine::diagnose_with(
+            &cat,
+            &[roll_doctor_engine::Input { text: text.into(), ..Default::default() }],
+        )
+        .findings
+        .iter()
+        .any(|f| f.id == "zh-timeout")
+    };
+    assert!(found("[ERROR] 2025-04-08 HCCL 建链超时，请检查网络"));
+    assert!(found("CONNECT TIMEOUT 120s"));
+    assert!(!found("链路正常"));
+}
+
+#[test]
+fn type_errors_name_file_and_line() {
+    let cases = [
+        (
+            "  fact: ulimit.nofile\n  equals: \"1024\"",
+            "when.equals: fact ulimit.nofile holds int values; the string \"1024\" is not one",
+        ),
+        ("  fact: env.var\n  lt: 5", "when.lt: this test compares numbers; fact env.var holds str values"),
+        ("  fact: npu.count\n  matches: '8'", "when.matches: matches tests text"),
+        ("  fact: ray.nodes_active\n  lt: { fact: env.var, subject: WORLD_SIZE }", "add `as: number`"),
+        ("  fact: npu.count\n  absent: true\n  gt: 1", "absent cannot be combined"),
+        ("  fact: npu.count\n  differs: true\n  every: true", "exclude each other"),
+    ];
+    for (when, want) in cases {
+        let cat = Catalogue::load(&[("t.yaml", &rule("t", when, "{match: [x], no_match: [y]}"))]);
+        assert_eq!(cat.errors.len(), 1, "{when}");
+        let e = cat.errors[0].to_string();
+        assert!(e.starts_with("t.yaml:") && e.contains(want), "{when}: {e}");
+    }
 }
 
 #[test]
@@ -120,14 +197,19 @@ fn answers_and_answered_by_name_registered_facts() {
     for r in &catalogue().rules {
         for s in &r.steps {
             if let Some(name) = &s.answered_by {
-                assert!(facts::registered(name).is_some(), "{} step {}: answered_by unknown fact {name}", r.id, s.id);
+                assert!(
+                    roll_doctor_engine::parse::fact_def(name).is_some(),
+                    "{} step {}: answered_by unknown fact {name}",
+                    r.id,
+                    s.id
+                );
             }
             let ids: HashSet<_> = s.answers.iter().map(|a| &a.id).collect();
             assert_eq!(ids.len(), s.answers.len(), "{} step {}: duplicate answer ids", r.id, s.id);
             for a in &s.answers {
                 for f in &a.facts {
                     assert!(
-                        facts::registered(&f.fact).is_some(),
+                        roll_doctor_engine::parse::fact_def(&f.fact).is_some(),
                         "{} step {} answer {}: unknown fact {}",
                         r.id,
                         s.id,

@@ -27,27 +27,36 @@
 //! ```
 
 use super::FactSink;
-use crate::facts::FactValue;
+use crate::facts::{FactDef, FactValue, ValueType};
 use crate::segment::{Line, Segment};
 
 /// Facts this parser produces.
-pub const FACTS: &[(&str, &str)] = &[
-    ("docker.image", "image of a `docker run` (Str)"),
-    ("docker.image_platform", "hardware the image tag is built for (Str: A2 for `-910b-`/`main-a2`/`ascend-a2`, A3 for `-a3-`, 310P)"),
-    ("docker.device", "a `--device` mapped into the container (Str host path); subject = the path"),
-    ("docker.davinci_count", "number of `/dev/davinciN` NPU devices a `docker run` maps (Int)"),
-    ("docker.npu_access", "how the container gets NPUs (Str: privileged, ascend-runtime (`ASCEND_VISIBLE_DEVICES`/`--runtime ascend`), devices, none)"),
-    ("docker.privileged", "the container runs `--privileged` (Bool true)"),
-    ("docker.missing_device", "an NPU device the container needs but `docker run` does not map (Str); subject = the path (`/dev/davinci_manager`, `/dev/devmm_svm`, `/dev/hisi_hdc`, or `/dev/davinciN` when none is mapped)"),
-    ("docker.missing_mount", "a host driver path the container needs but `docker run` does not mount (Str); subject = the path (`/usr/local/Ascend/driver`, `/usr/local/dcmi`)"),
-    ("docker.volume", "a `-v`/`--mount` bind; subject = the container path, value = the host path (Str)"),
-    ("docker.env", "a `-e NAME=value` of `docker run`; subject = the name, value Str"),
-    ("docker.ulimit_nofile", "soft open-file limit from `--ulimit nofile=SOFT[:HARD]` (Int; -1/unlimited = i64::MAX)"),
-    ("docker.shm_size_mb", "`--shm-size` in MB (Int)"),
-    ("docker.ipc_host", "`--ipc=host` (Bool true)"),
-    ("docker.network_host", "`--network host` / `--net=host` (Bool true)"),
-    ("docker.error", "a `docker: Error response from daemon: …` line after the command (Str)"),
+pub const FACTS: &[FactDef] = &[
+    FactDef::new("docker.image", ValueType::Str, None, "image of a `docker run` (Str)"),
+    FactDef::new("docker.image_platform", ValueType::Str, None, "hardware the image tag is built for (Str: A2 for `-910b-`/`main-a2`/`ascend-a2`, A3 for `-a3-`, 310P)"),
+    FactDef::new("docker.device", ValueType::Str, Some("device path"), "a `--device` mapped into the container (Str host path); subject = the path"),
+    FactDef::new("docker.davinci_count", ValueType::Int, None, "number of `/dev/davinciN` NPU devices a `docker run` maps (Int)"),
+    FactDef::new("docker.npu_access", ValueType::Str, None, "how the container gets NPUs (Str: privileged, ascend-runtime (`ASCEND_VISIBLE_DEVICES`/`--runtime ascend`), devices, none)"),
+    FactDef::new("docker.privileged", ValueType::Bool, None, "the container runs `--privileged` (Bool true)"),
+    FactDef::new("docker.missing_device", ValueType::Str, Some("device path"), "an NPU device the container needs but `docker run` does not map (Str); subject = the path (`/dev/davinci_manager`, `/dev/devmm_svm`, `/dev/hisi_hdc`, or `/dev/davinciN` when none is mapped)"),
+    FactDef::new("docker.missing_mount", ValueType::Str, Some("host path"), "a host driver path the container needs but `docker run` does not mount (Str); subject = the path (`/usr/local/Ascend/driver`, `/usr/local/dcmi`)"),
+    FactDef::new("docker.volume", ValueType::Str, Some("container path"), "a `-v`/`--mount` bind; subject = the container path, value = the host path (Str)"),
+    FactDef::new("docker.env", ValueType::Str, Some("variable"), "a `-e NAME=value` of `docker run`; subject = the name, value Str"),
+    FactDef::new("docker.ulimit_nofile", ValueType::Int, None, "soft open-file limit from `--ulimit nofile=SOFT[:HARD]` (Int; -1/unlimited = i64::MAX)"),
+    FactDef::new("docker.shm_size_mb", ValueType::Int, None, "`--shm-size` in MB (Int)"),
+    FactDef::new("docker.ipc_host", ValueType::Bool, None, "`--ipc=host` (Bool true)"),
+    FactDef::new("docker.network_host", ValueType::Bool, None, "`--network host` / `--net=host` (Bool true)"),
+    FactDef::new("docker.error", ValueType::Str, None, "a `docker: Error response from daemon: …` line after the command (Str)"),
 ];
+
+/// How strongly a command names this kind.
+pub fn command(cmd: &str) -> u8 {
+    if super::first_word(cmd) == "docker" && cmd.contains(" run") {
+        95
+    } else {
+        0
+    }
+}
 
 /// A word of a shell command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -550,14 +559,14 @@ mod tests {
 
     fn facts(text: &str) -> Vec<Fact> {
         let mut out = Vec::new();
-        for (i, seg) in segment(text).iter().enumerate() {
-            super::parse(seg, &mut FactSink::new(&mut out, i));
+        for seg in segment(text).iter() {
+            super::parse(seg, &mut FactSink::any(&mut out));
         }
         out
     }
 
     fn get<'a>(fs: &'a [Fact], name: &str) -> Vec<(&'a Option<String>, String, u32)> {
-        fs.iter().filter(|f| f.name == name).map(|f| (&f.subject, f.value.to_text(), f.line)).collect()
+        fs.iter().filter(|f| f.name == name).map(|f| (&f.subject, f.value.to_text(), f.line())).collect()
     }
 
     const A2: &str = "docker run -dit \\

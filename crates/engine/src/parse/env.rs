@@ -26,17 +26,26 @@
 
 use super::docker_run::{shell_words, Word};
 use super::FactSink;
-use crate::facts::FactValue;
+use crate::facts::{FactDef, FactValue, ValueType};
 use crate::segment::{Line, Segment};
 use regex::{Regex, RegexBuilder};
 use std::collections::BTreeMap;
 
 /// Facts this parser produces.
-pub const FACTS: &[(&str, &str)] = &[
-    ("env.listing", "the segment is a full environment listing (`env`, `printenv`, `export -p`), so a variable missing from it is really unset (Bool true)"),
-    ("env.var", "an environment variable; subject = its name, value = its value (Str); shared contract with the config checks"),
-    ("env.unset", "a variable is unset or empty: shown empty, printed blank by `echo $VAR` / `printenv VAR`, or (for watched Ascend/HCCL/Ray variables) absent from a full listing or a grep that would have shown it (Bool true); subject = its name"),
+pub const FACTS: &[FactDef] = &[
+    FactDef::new("env.listing", ValueType::Bool, None, "the segment is a full environment listing (`env`, `printenv`, `export -p`), so a variable missing from it is really unset (Bool true)"),
+    FactDef::new("env.var", ValueType::Str, Some("variable"), "an environment variable; subject = its name, value = its value (Str); shared contract with the config checks"),
+    FactDef::new("env.unset", ValueType::Bool, Some("variable"), "a variable is unset or empty: shown empty, printed blank by `echo $VAR` / `printenv VAR`, or (for watched Ascend/HCCL/Ray variables) absent from a full listing or a grep that would have shown it (Bool true); subject = its name"),
 ];
+
+/// How strongly a command names this kind.
+pub fn command(cmd: &str) -> u8 {
+    match super::first_word(cmd) {
+        "env" | "printenv" | "export" => 90,
+        "echo" if cmd.contains('$') => 80,
+        _ => 0,
+    }
+}
 
 /// Variables whose absence from a listing is reported as `env.unset`.
 pub const WATCHED: &[&str] = &[
@@ -365,10 +374,10 @@ mod tests {
         let fs = facts("$ env\nPATH=/usr/bin\nHOME=/root\nLESSOPEN=| /usr/bin/lesspipe %s\nA=b=c\n");
         assert_eq!(var(&fs, "LESSOPEN").as_deref(), Some("| /usr/bin/lesspipe %s"));
         assert_eq!(var(&fs, "A").as_deref(), Some("b=c"));
-        assert!(fs.iter().any(|f| f.name == "env.listing" && f.line == 1));
+        assert!(fs.iter().any(|f| f.name == "env.listing" && f.line() == 1));
         assert!(unset(&fs, "ASCEND_HOME_PATH"));
         let l = fs.iter().find(|f| f.subject.as_deref() == Some("HOME")).unwrap();
-        assert_eq!(l.line, 3);
+        assert_eq!(l.line(), 3);
     }
 
     #[test]

@@ -39,21 +39,30 @@
 //! describe the past, not the current state, and give no fact.
 
 use super::FactSink;
-use crate::facts::FactValue;
+use crate::facts::{FactDef, FactValue, ValueType};
 use crate::segment::{Line, Segment};
 use regex::Regex;
 use std::sync::OnceLock;
 
 /// Facts this parser produces.
-pub const FACTS: &[(&str, &str)] = &[
-    ("hccn.link_status", "state of an NPU's network port from `hccn_tool -i N -link -g`; subject = card id, value = the status in upper case (UP, DOWN, …)"),
-    ("hccn.ipaddr", "device IP of an NPU from `hccn_tool -i N -ip -g` (`ipaddr:`, or `ipv6_address:`); subject = card id, value = the address as printed"),
-    ("hccn.netmask", "netmask of an NPU's device IP from `hccn_tool -i N -ip -g`; subject = card id"),
-    ("hccn.ip_missing", "a card whose `-ip -g` query printed no usable address (empty, 0.0.0.0 or an error); subject = card id when known, value = what was printed"),
-    ("hccn.tls_switch", "TLS switch of an NPU from `hccn_tool -i N -tls -g` (`tls switch[N]`); subject = card id, value = Int 0 (disabled) or 1 (enabled)"),
-    ("hccn.ping_loss_percent", "packet loss from `hccn_tool -i N -ping -g address X`; subject = card id, value = Float percent"),
-    ("hccn.net_health", "`hccn_tool -i N -net_health -g` status; subject = card id, value = the status as printed (Init, Success, Socket fail, …)"),
+pub const FACTS: &[FactDef] = &[
+    FactDef::new("hccn.link_status", ValueType::Str, Some("card id"), "state of an NPU's network port from `hccn_tool -i N -link -g`; subject = card id, value = the status in upper case (UP, DOWN, …)"),
+    FactDef::new("hccn.ipaddr", ValueType::Str, Some("card id"), "device IP of an NPU from `hccn_tool -i N -ip -g` (`ipaddr:`, or `ipv6_address:`); subject = card id, value = the address as printed"),
+    FactDef::new("hccn.netmask", ValueType::Str, Some("card id"), "netmask of an NPU's device IP from `hccn_tool -i N -ip -g`; subject = card id"),
+    FactDef::new("hccn.ip_missing", ValueType::Str, Some("card id"), "a card whose `-ip -g` query printed no usable address (empty, 0.0.0.0 or an error); subject = card id when known, value = what was printed"),
+    FactDef::new("hccn.tls_switch", ValueType::Int, Some("card id"), "TLS switch of an NPU from `hccn_tool -i N -tls -g` (`tls switch[N]`); subject = card id, value = Int 0 (disabled) or 1 (enabled)"),
+    FactDef::new("hccn.ping_loss_percent", ValueType::Float, Some("card id"), "packet loss from `hccn_tool -i N -ping -g address X`; subject = card id, value = Float percent"),
+    FactDef::new("hccn.net_health", ValueType::Str, Some("card id"), "`hccn_tool -i N -net_health -g` status; subject = card id, value = the status as printed (Init, Success, Socket fail, …)"),
 ];
+
+/// How strongly a command names this kind: `for i in {0..7}; do hccn_tool …; done` loops name the tool inside.
+pub fn command(cmd: &str) -> u8 {
+    if cmd.contains("hccn_tool") {
+        95
+    } else {
+        0
+    }
+}
 
 fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(pat).expect("static regex"))
@@ -432,7 +441,11 @@ mod tests {
     }
 
     fn view(text: &str, name: &str) -> Vec<(Option<String>, String, u32)> {
-        facts(text).into_iter().filter(|f| f.name == name).map(|f| (f.subject, f.value.to_text(), f.line)).collect()
+        facts(text)
+            .into_iter()
+            .filter(|f| f.name == name)
+            .map(|f| (f.subject.clone(), f.value.to_text(), f.line()))
+            .collect()
     }
 
     fn s(x: &str) -> Option<String> {

@@ -24,16 +24,25 @@
 //! ```
 
 use super::FactSink;
-use crate::facts::FactValue;
+use crate::facts::{FactDef, FactValue, ValueType};
 use crate::segment::Segment;
 use regex::Regex;
 use std::sync::OnceLock;
 
 /// Facts this parser produces.
-pub const FACTS: &[(&str, &str)] = &[
-    ("route.dev", "outgoing host interface from `ip route get ADDR`; subject = ADDR, value = interface name (compare with HCCL_SOCKET_IFNAME)"),
-    ("route.src", "source address from `ip route get ADDR`; subject = ADDR, value = the address after `src`"),
+pub const FACTS: &[FactDef] = &[
+    FactDef::new("route.dev", ValueType::Str, Some("destination address"), "outgoing host interface from `ip route get ADDR`; subject = ADDR, value = interface name (compare with HCCL_SOCKET_IFNAME)"),
+    FactDef::new("route.src", ValueType::Str, Some("destination address"), "source address from `ip route get ADDR`; subject = ADDR, value = the address after `src`"),
 ];
+
+/// How strongly a command names this kind.
+pub fn command(cmd: &str) -> u8 {
+    if super::first_word(cmd) == "ip" && cmd.contains("route") {
+        90
+    } else {
+        0
+    }
+}
 
 fn route_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
@@ -90,7 +99,10 @@ mod tests {
     }
 
     fn view(text: &str) -> Vec<(&'static str, String, String, u32)> {
-        facts(text).into_iter().map(|f| (f.name, f.subject.unwrap_or_default(), f.value.to_text(), f.line)).collect()
+        facts(text)
+            .into_iter()
+            .map(|f| (f.name, f.subject.clone().unwrap_or_default(), f.value.to_text(), f.line()))
+            .collect()
     }
 
     #[test]

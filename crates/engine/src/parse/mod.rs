@@ -2,14 +2,19 @@
 //! derive facts that need several segments (config × npu-smi, hccn_tool ×
 //! hccn_tool, …).
 //!
-//! One module per input kind, each with the same three items: `FACTS` (the
-//! names it produces, see [`crate::facts::registry`]), `score` (how much a
-//! segment with no command looks like its input, for [`crate::detect`]) and
-//! `parse`. Parsers never fail and never panic: input they do not understand
-//! yields no facts, or a fact saying why (such as `config.yaml_error`).
+//! Everything the pipeline knows about an input kind is declared once, in
+//! [`PARSERS`]: the command that names it, the content scorer that
+//! recognises it without a command, the parser, the facts it produces (name,
+//! type, subject meaning), whether its lines are scanned for log signatures
+//! and whether it describes one node or the whole cluster. Detection
+//! ([`crate::detect`]), the fact registry ([`fact_def`]) and the kind codes
+//! are derived from this table, so adding an input kind is one entry here
+//! plus its module.
+//!
+//! Parsers never fail and never panic: input they do not understand yields
+//! no facts, or a fact saying why (such as `config.yaml_error`).
 
-use crate::detect::InputKind;
-use crate::facts::{registered, Fact, FactValue};
+use crate::facts::{Fact, FactDef, FactValue, LineRef, NodeId, Origin, ValueType};
 use crate::segment::{Line, Segment};
 
 pub mod combine;
@@ -17,6 +22,7 @@ pub mod docker_run;
 pub mod env;
 pub mod hccn_tool;
 pub mod ip_route;
+mod kind;
 pub mod npu_smi;
 pub mod pip_list;
 pub mod ray_status;
@@ -25,48 +31,310 @@ pub mod ss;
 pub mod traceback;
 pub mod ulimit;
 
-/// Every module's `FACTS`, chained by [`crate::facts::registry`].
-pub const FACT_LISTS: &[&[(&str, &str)]] = &[
-    roll_config::FACTS,
-    ulimit::FACTS,
-    npu_smi::FACTS,
-    hccn_tool::FACTS,
-    ss::FACTS,
-    ip_route::FACTS,
-    env::FACTS,
-    pip_list::FACTS,
-    ray_status::FACTS,
-    docker_run::FACTS,
-    traceback::FACTS,
-    combine::FACTS,
+pub use kind::InputKind;
+
+/// One input kind's entry in the parser table.
+#[derive(Debug)]
+pub struct Parser {
+    /// The kind.
+    pub kind: InputKind,
+    /// Its code, as `--kind`, the JSON report and saved sessions spell it.
+    pub code: &'static str,
+    /// How strongly the command that printed a segment names this kind (0–100).
+    pub command: fn(&str) -> u8,
+    /// How much a segment looks like this kind when no command named it (0–100).
+    pub score: fn(&Segment) -> u8,
+    /// Reads a segment of this kind into facts.
+    pub parse: fn(&Segment, &mut FactSink<'_>),
+    /// The facts `parse` produces.
+    pub facts: &'static [FactDef],
+    /// Whether log signatures are matched on its lines. A config, an env
+    /// dump or a package list may *mention* an error string without
+    /// anything having failed, so they are not scanned.
+    pub scanned: bool,
+    /// True when the input describes the whole cluster (a ROLL config, `ray
+    /// status`), not the node it was pasted from.
+    pub cluster_wide: bool,
+}
+
+fn no_command(_: &str) -> u8 {
+    0
+}
+
+fn no_score(_: &Segment) -> u8 {
+    0
+}
+
+/// The parser table. Order matters only for ties: the first kind wins.
+pub const PARSERS: &[Parser] = &[
+    Parser {
+        kind: InputKind::HccnTool,
+        code: "hccn-tool",
+        command: hccn_tool::command,
+        score: hccn_tool::score,
+        parse: hccn_tool::parse,
+        facts: hccn_tool::FACTS,
+        scanned: true,
+        cluster_wide: false,
+    },
+    Parser {
+        kind: InputKind::NpuSmi,
+        code: "npu-smi",
+        command: npu_smi::command,
+        score: npu_smi::score,
+        parse: npu_smi::parse,
+        facts: npu_smi::FACTS,
+        scanned: true,
+        cluster_wide: false,
+    },
+    Parser {
+        kind: InputKind::RollConfig,
+        code: "roll-config",
+        command: roll_config::command,
+        score: roll_config::score,
+        parse: roll_config::parse,
+        facts: roll_config::FACTS,
+        scanned: false,
+        cluster_wide: true,
+    },
+    Parser {
+        kind: InputKind::Ulimit,
+        code: "ulimit",
+        command: ulimit::command,
+        score: ulimit::score,
+        parse: ulimit::parse,
+        facts: ulimit::FACTS,
+        scanned: true,
+        cluster_wide: false,
+    },
+    Parser {
+        kind: InputKind::Ss,
+        code: "ss",
+        command: ss::command,
+        score: ss::score,
+        parse: ss::parse,
+        facts: ss::FACTS,
+        scanned: true,
+        cluster_wide: false,
+    },
+    Parser {
+        kind: InputKind::IpRoute,
+        code: "ip-route",
+        command: ip_route::command,
+        score: ip_route::score,
+        parse: ip_route::parse,
+        facts: ip_route::FACTS,
+        scanned: true,
+        cluster_wide: false,
+    },
+    Parser {
+        kind: InputKind::Env,
+        code: "env",
+        command: env::command,
+        score: env::score,
+        parse: env::parse,
+        facts: env::FACTS,
+        scanned: false,
+        cluster_wide: false,
+    },
+    Parser {
+        kind: InputKind::PipList,
+        code: "pip-list",
+        command: pip_list::command,
+        score: pip_list::score,
+        parse: pip_list::parse,
+        facts: pip_list::FACTS,
+        scanned: false,
+        cluster_wide: false,
+    },
+    Parser {
+        kind: InputKind::RayStatus,
+        code: "ray-status",
+        command: ray_status::command,
+        score: ray_status::score,
+        parse: ray_status::parse,
+        facts: ray_status::FACTS,
+        scanned: true,
+        cluster_wide: true,
+    },
+    Parser {
+        kind: InputKind::DockerRun,
+        code: "docker-run",
+        command: docker_run::command,
+        score: docker_run::score,
+        parse: docker_run::parse,
+        facts: docker_run::FACTS,
+        scanned: false,
+        cluster_wide: false,
+    },
+    Parser {
+        kind: InputKind::Log,
+        code: "log",
+        command: traceback::command,
+        score: traceback::score,
+        parse: traceback::parse,
+        facts: traceback::FACTS,
+        scanned: true,
+        cluster_wide: false,
+    },
+    // Not recognised: still scanned, and tracebacks in it still read.
+    Parser {
+        kind: InputKind::Unrecognised,
+        code: "unrecognised",
+        command: no_command,
+        score: no_score,
+        parse: traceback::parse,
+        facts: traceback::FACTS,
+        scanned: true,
+        cluster_wide: false,
+    },
 ];
 
-/// Collects facts for one segment, remembering where each came from.
+/// The table entry of `kind`.
+pub fn parser(kind: InputKind) -> &'static Parser {
+    PARSERS.iter().find(|p| p.kind == kind).unwrap_or(&PARSERS[PARSERS.len() - 1])
+}
+
+impl InputKind {
+    /// Whether log signatures are matched on this kind's lines.
+    pub fn scanned_for_signatures(self) -> bool {
+        parser(self).scanned
+    }
+
+    /// The kind's code (`npu-smi`, `roll-config`, …).
+    pub fn code(self) -> &'static str {
+        parser(self).code
+    }
+
+    /// The kind with this code.
+    pub fn from_code(code: &str) -> Option<InputKind> {
+        PARSERS.iter().find(|p| p.code == code).map(|p| p.kind)
+    }
+}
+
+/// Facts only a clicked answer produces: what a user can tell from their
+/// screen when no parser output shows it ("some card's TLS switch
+/// differs"). Rules accept them beside the facts the parsers give.
+pub const ANSWER_FACTS: &[FactDef] = &[
+    FactDef::new(
+        "answer.cluster_too_small",
+        ValueType::Bool,
+        None,
+        "the user says `ray status` shows fewer NPUs than the config's device ids need",
+    ),
+    FactDef::new("answer.ip_duplicate", ValueType::Bool, None, "the user says two cards print the same device IP"),
+    FactDef::new(
+        "answer.tls_inconsistent",
+        ValueType::Bool,
+        None,
+        "the user says the TLS switch differs between cards or nodes",
+    ),
+    FactDef::new(
+        "answer.stack_mismatch",
+        ValueType::Bool,
+        Some("package"),
+        "the user says this package's version does not match its partner (torch-npu vs torch, vllm-ascend vs vllm)",
+    ),
+    FactDef::new(
+        "answer.image_platform_mismatch",
+        ValueType::Bool,
+        None,
+        "the user says the image is built for another node type",
+    ),
+    FactDef::new(
+        "answer.soc_mismatch",
+        ValueType::Bool,
+        None,
+        "the user says SOC_VERSION names another chip family than the node has",
+    ),
+    FactDef::new(
+        "answer.nodes_missing",
+        ValueType::Bool,
+        None,
+        "the user says `ray status` shows fewer nodes than the job needs",
+    ),
+    FactDef::new(
+        "answer.port_range_unset",
+        ValueType::Bool,
+        None,
+        "the user says HCCL_NPU_SOCKET_PORT_RANGE is empty in the shell that launches colocated roles",
+    ),
+];
+
+/// Every declared fact: each parser's, each combiner's and the answers', once each.
+pub fn fact_defs() -> impl Iterator<Item = &'static FactDef> {
+    let parsers = PARSERS
+        .iter()
+        .enumerate()
+        // A list shared by two kinds (logs and unrecognised text) counts once.
+        .filter(|(i, p)| !PARSERS[..*i].iter().any(|q| q.facts == p.facts))
+        .flat_map(|(_, p)| p.facts.iter());
+    parsers.chain(combine::FACTS.iter().flat_map(|l| l.iter())).chain(ANSWER_FACTS.iter())
+}
+
+/// The declaration of a fact name.
+pub fn fact_def(name: &str) -> Option<&'static FactDef> {
+    fact_defs().find(|d| d.name == name)
+}
+
+/// The first word of a command, after `sudo`.
+pub fn first_word(cmd: &str) -> &str {
+    let cmd = cmd.trim_start_matches("sudo ").trim();
+    cmd.split_whitespace().next().unwrap_or("")
+}
+
+/// Where the facts a parser reads from one segment go.
 pub struct FactSink<'a> {
     facts: &'a mut Vec<Fact>,
-    segment: usize,
+    /// The declarations the parser may use; `None` (tests) accepts any declared fact.
+    defs: Option<&'static [FactDef]>,
+    input: u32,
+    segment: u32,
+    node: Option<NodeId>,
 }
 
 impl<'a> FactSink<'a> {
-    /// A sink that tags facts with `segment`.
-    pub fn new(facts: &'a mut Vec<Fact>, segment: usize) -> Self {
-        FactSink { facts, segment }
+    /// A sink for `parser`'s facts from segment `segment` of input `input`, about `node`.
+    pub fn new(
+        facts: &'a mut Vec<Fact>,
+        parser: &Parser,
+        input: u32,
+        segment: u32,
+        node: Option<NodeId>,
+    ) -> FactSink<'a> {
+        FactSink { facts, defs: Some(parser.facts), input, segment, node }
     }
 
-    /// Records a fact read from `line`. Unregistered names are a programming
-    /// error caught by tests; in release they are dropped, never a panic.
+    /// A sink that accepts every declared fact (unit tests of one parser).
+    pub fn any(facts: &'a mut Vec<Fact>) -> FactSink<'a> {
+        FactSink { facts, defs: None, input: 0, segment: 0, node: None }
+    }
+
+    /// Records a fact read from `line`. A name the parser did not declare,
+    /// or a value of another type than declared, is a programming error the
+    /// tests catch; in release it is dropped, never a panic.
     pub fn push(&mut self, name: &str, subject: Option<String>, value: FactValue, line: &Line) {
-        debug_assert!(registered(name).is_some(), "unregistered fact name {name}");
-        if let Some(name) = registered(name) {
-            self.facts.push(Fact {
-                name,
-                subject,
-                value,
-                line: line.no,
-                text: line.text.clone(),
-                segment: self.segment,
-            });
+        let def = match self.defs {
+            Some(defs) => defs.iter().find(|d| d.name == name),
+            None => fact_def(name),
+        };
+        debug_assert!(def.is_some(), "fact {name} is not declared by this parser");
+        let Some(def) = def else { return };
+        debug_assert_eq!(def.ty, value.ty(), "fact {name} is declared {:?}", def.ty);
+        if def.ty != value.ty() {
+            return;
         }
+        self.facts.push(Fact {
+            name: def.name,
+            subject,
+            value,
+            node: self.node,
+            origin: Origin::Line {
+                at: LineRef { input: self.input, line: line.no },
+                segment: self.segment,
+                text: line.text.clone(),
+            },
+        });
     }
 }
 
@@ -74,41 +342,15 @@ impl<'a> FactSink<'a> {
 #[cfg(test)]
 pub(crate) fn facts_of(text: &str, parse: fn(&Segment, &mut FactSink<'_>)) -> Vec<Fact> {
     let mut out = Vec::new();
-    for (i, seg) in crate::segment::segment(text).iter().enumerate() {
-        parse(seg, &mut FactSink::new(&mut out, i));
+    for seg in crate::segment::segment(text).iter() {
+        parse(seg, &mut FactSink::any(&mut out));
     }
     out
 }
 
-/// Content scores of every structured kind, for segments with no command.
-pub fn content_scores(seg: &Segment) -> [(InputKind, u8); 8] {
-    [
-        (InputKind::NpuSmi, npu_smi::score(seg)),
-        (InputKind::HccnTool, hccn_tool::score(seg)),
-        (InputKind::Ss, ss::score(seg)),
-        (InputKind::IpRoute, ip_route::score(seg)),
-        (InputKind::Env, env::score(seg)),
-        (InputKind::PipList, pip_list::score(seg)),
-        (InputKind::RayStatus, ray_status::score(seg)),
-        (InputKind::DockerRun, docker_run::score(seg)),
-    ]
-}
-
 /// Runs the parser for `kind` over `seg`.
 pub fn parse_segment(kind: InputKind, seg: &Segment, sink: &mut FactSink<'_>) {
-    match kind {
-        InputKind::RollConfig => roll_config::parse(seg, sink),
-        InputKind::Ulimit => ulimit::parse(seg, sink),
-        InputKind::NpuSmi => npu_smi::parse(seg, sink),
-        InputKind::HccnTool => hccn_tool::parse(seg, sink),
-        InputKind::Ss => ss::parse(seg, sink),
-        InputKind::IpRoute => ip_route::parse(seg, sink),
-        InputKind::Env => env::parse(seg, sink),
-        InputKind::PipList => pip_list::parse(seg, sink),
-        InputKind::RayStatus => ray_status::parse(seg, sink),
-        InputKind::DockerRun => docker_run::parse(seg, sink),
-        InputKind::Log | InputKind::Unrecognised => traceback::parse(seg, sink),
-    }
+    (parser(kind).parse)(seg, sink)
 }
 
 #[cfg(test)]
@@ -116,16 +358,37 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    #[test]
+    fn table_covers_every_kind_once_with_its_serde_code() {
+        for k in InputKind::ALL {
+            assert_eq!(PARSERS.iter().filter(|p| p.kind == k).count(), 1, "{k:?}");
+            let code = serde_json::to_value(k).unwrap();
+            assert_eq!(code.as_str(), Some(k.code()));
+            assert_eq!(InputKind::from_code(k.code()), Some(k));
+        }
+    }
+
+    #[test]
+    fn fact_names_are_declared_once() {
+        let mut seen = std::collections::HashSet::new();
+        for d in fact_defs() {
+            assert!(seen.insert(d.name), "{} declared twice", d.name);
+            assert!(d.name.contains('.'), "{}: names are <area>.<what>", d.name);
+            assert!(!d.doc.is_empty(), "{}: needs a doc line", d.name);
+        }
+    }
+
     proptest! {
         /// Every parser, given any text as its kind (as a user override can
-        /// force), and every content scorer never panic.
+        /// force), and every scorer never panic.
         #[test]
         fn every_parser_and_scorer_never_panics(text in "\\PC{0,400}") {
             for seg in crate::segment::segment(&text) {
-                let _ = content_scores(&seg);
-                for kind in InputKind::ALL {
+                for p in PARSERS {
+                    let _ = (p.score)(&seg);
+                    let _ = (p.command)(&text);
                     let mut facts = Vec::new();
-                    parse_segment(kind, &seg, &mut FactSink::new(&mut facts, 0));
+                    (p.parse)(&seg, &mut FactSink::new(&mut facts, p, 0, 0, None));
                 }
             }
         }

@@ -24,7 +24,7 @@
 //! Facts (subject = the chip's device id: the NPU id on A2, the Phy-ID on
 //! A3, the Device id on inference cards): `npu.name`, `npu.health`,
 //! `npu.hbm_used_mb`, `npu.hbm_total_mb`, `npu.hbm_usage_pct`,
-//! `npu.process`, `npu.hbm_in_use`; for the node: `npu.count` (devices
+//! `npu.process`, `npu.process_mem_mb`; for the node: `npu.count` (devices
 //! listed; with `...` elisions, the highest id + 1), `npu.platform`,
 //! `npu.smi_error` (`dcmi module initialize failed. ret is -8005`, …).
 //!
@@ -36,7 +36,7 @@
 //! ```
 
 use super::FactSink;
-use crate::facts::FactValue;
+use crate::facts::{FactDef, FactValue, ValueType};
 use crate::segment::{Line, Segment};
 use crate::signatures::is_typed_command;
 use regex::Regex;
@@ -44,18 +44,27 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 /// Facts this parser produces.
-pub const FACTS: &[(&str, &str)] = &[
-    ("npu.count", "number of NPU devices `npu-smi info` lists on this node (Int; chips, so an A3 node counts 16; with `...` elisions the highest id + 1); shared contract with the config checks"),
-    ("npu.name", "chip name from the Name column or `Chip Name` (Str, e.g. 910B1, Ascend910, 310P3); subject = device id"),
-    ("npu.health", "Health column or `Health Status` of `-t health` (Str, OK when healthy); subject = device id"),
-    ("npu.hbm_used_mb", "HBM (or device memory) in use, MB (Int); subject = device id"),
-    ("npu.hbm_total_mb", "HBM (or device memory) capacity, MB (Int); subject = device id"),
-    ("npu.hbm_usage_pct", "HBM in use, percent of capacity (Float); subject = device id"),
-    ("npu.process", "a process the process table lists on the device (Str `pid <pid> <name> <mem> MB`); subject = device id"),
-    ("npu.hbm_in_use", "the device's HBM is held before/while the job runs: over half used, or a listed process holds 1 GB or more (Int, MB used); subject = device id"),
-    ("npu.platform", "node type from the table layout and chip names (Str: A2, A3, 310P, 310B, 950 or unknown)"),
-    ("npu.smi_error", "npu-smi failed instead of printing the table (Str: the ret code such as -8005 / -8020, or `command not found`)"),
+pub const FACTS: &[FactDef] = &[
+    FactDef::new("npu.count", ValueType::Int, None, "number of NPU devices `npu-smi info` lists on this node (Int; chips, so an A3 node counts 16; with `...` elisions the highest id + 1); shared contract with the config checks"),
+    FactDef::new("npu.name", ValueType::Str, Some("device id"), "chip name from the Name column or `Chip Name` (Str, e.g. 910B1, Ascend910, 310P3); subject = device id"),
+    FactDef::new("npu.health", ValueType::Str, Some("device id"), "Health column or `Health Status` of `-t health` (Str, OK when healthy); subject = device id"),
+    FactDef::new("npu.hbm_used_mb", ValueType::Int, Some("device id"), "HBM (or device memory) in use, MB (Int); subject = device id"),
+    FactDef::new("npu.hbm_total_mb", ValueType::Int, Some("device id"), "HBM (or device memory) capacity, MB (Int); subject = device id"),
+    FactDef::new("npu.hbm_usage_pct", ValueType::Float, Some("device id"), "HBM in use, percent of capacity (Float); subject = device id"),
+    FactDef::new("npu.process", ValueType::Str, Some("device id"), "a process the process table lists on the device (Str `pid <pid> <name> <mem> MB`); subject = device id"),
+    FactDef::new("npu.process_mem_mb", ValueType::Int, Some("device id"), "memory a process of the process table holds on the device, MB (Int); subject = device id"),
+    FactDef::new("npu.platform", ValueType::Str, None, "node type from the table layout and chip names (Str: A2, A3, 310P, 310B, 950 or unknown)"),
+    FactDef::new("npu.smi_error", ValueType::Str, None, "npu-smi failed instead of printing the table (Str: the ret code such as -8005 / -8020, or `command not found`)"),
 ];
+
+/// How strongly a command names this kind.
+pub fn command(cmd: &str) -> u8 {
+    if cmd.contains("npu-smi") {
+        95
+    } else {
+        0
+    }
+}
 
 fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(pat).expect("static regex"))
@@ -348,25 +357,13 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
             }
         }
     }
-    let mut held: BTreeMap<String, bool> = BTreeMap::new();
     for (npu, chip, pid, name, mem, l) in &procs {
         let subj = by_npu_chip.get(&(*npu, chip.unwrap_or(0))).cloned().unwrap_or_else(|| match chip {
             Some(c) if *c != 0 => format!("{npu}-{c}"),
             _ => npu.to_string(),
         });
         sink.push("npu.process", Some(subj.clone()), FactValue::Str(format!("pid {pid} {name} {mem} MB")), l);
-        if *mem >= 1024 {
-            held.insert(subj, true);
-        }
-    }
-    for d in &devs {
-        let subj = d.subject(layout);
-        if let Some((u, tot, l)) = &d.used {
-            let over_half = *tot > 0 && u.saturating_mul(2) > *tot;
-            if over_half || held.contains_key(&subj) {
-                sink.push("npu.hbm_in_use", Some(subj), FactValue::Int(*u), l);
-            }
-        }
+        sink.push("npu.process_mem_mb", Some(subj), FactValue::Int(*mem), l);
     }
 
     // Node facts.
@@ -446,10 +443,10 @@ mod tests {
         assert_eq!(get(&fs, "npu.hbm_used_mb", Some("0")), vec![&FactValue::Int(3401)]);
         assert_eq!(get(&fs, "npu.hbm_total_mb", Some("1")), vec![&FactValue::Int(65536)]);
         assert_eq!(get(&fs, "npu.process", Some("1")), vec![&FactValue::Str("pid 4242 python3 56000 MB".into())]);
-        assert_eq!(get(&fs, "npu.hbm_in_use", Some("1")), vec![&FactValue::Int(60001)]);
-        assert!(get(&fs, "npu.hbm_in_use", Some("0")).is_empty());
+        assert_eq!(get(&fs, "npu.process_mem_mb", Some("1")), vec![&FactValue::Int(56000)]);
+        assert!(get(&fs, "npu.process_mem_mb", Some("0")).is_empty());
         let hbm = fs.iter().find(|f| f.name == "npu.hbm_used_mb").unwrap();
-        assert_eq!(hbm.line, 9);
+        assert_eq!(hbm.line(), 9);
     }
 
     #[test]
@@ -481,7 +478,7 @@ mod tests {
         assert_eq!(get(&fs, "npu.health", Some("3")), vec![&FactValue::Str("Alarm".into())]);
         assert_eq!(get(&fs, "npu.hbm_used_mb", Some("2")), vec![&FactValue::Int(3415)]);
         assert_eq!(get(&fs, "npu.process", Some("1")), vec![&FactValue::Str("pid 777 python 36000 MB".into())]);
-        assert_eq!(get(&fs, "npu.hbm_in_use", Some("1")), vec![&FactValue::Int(3195)]);
+        assert_eq!(get(&fs, "npu.process_mem_mb", Some("1")), vec![&FactValue::Int(36000)]);
     }
 
     #[test]
@@ -561,7 +558,7 @@ mod tests {
         assert_eq!(get(&fs, "npu.hbm_used_mb", Some("7")), vec![&FactValue::Int(0)]);
         assert_eq!(get(&fs, "npu.hbm_total_mb", Some("7")), vec![&FactValue::Int(32768)]);
         assert_eq!(get(&fs, "npu.health", Some("0")).len(), 2);
-        assert!(get(&fs, "npu.hbm_in_use", Some("0")).is_empty());
+        assert!(get(&fs, "npu.process_mem_mb", Some("0")).is_empty());
     }
 
     #[test]

@@ -23,17 +23,26 @@
 
 use super::docker_run::shell_words;
 use super::FactSink;
-use crate::facts::FactValue;
+use crate::facts::{FactDef, FactValue, ValueType};
 use crate::segment::{Line, Segment};
 use regex::{Regex, RegexBuilder};
 use std::collections::BTreeSet;
 
 /// Facts this parser produces.
-pub const FACTS: &[(&str, &str)] = &[
-    ("pip.package", "an installed Python package; subject = its normalised name (lower case, `_`/`.` → `-`: torch-npu, triton-ascend, vllm-ascend), value = version (Str)"),
-    ("pip.listing", "the segment is a complete `pip list` / `pip freeze`, so a package missing from it is not installed (Bool true)"),
-    ("pip.missing", "a package is not installed: `pip show` says not found, or a complete list (or a grep that would have shown it) lacks it (Bool true); subject = normalised name"),
+pub const FACTS: &[FactDef] = &[
+    FactDef::new("pip.package", ValueType::Str, Some("package"), "an installed Python package; subject = its normalised name (lower case, `_`/`.` → `-`: torch-npu, triton-ascend, vllm-ascend), value = version (Str)"),
+    FactDef::new("pip.listing", ValueType::Bool, None, "the segment is a complete `pip list` / `pip freeze`, so a package missing from it is not installed (Bool true)"),
+    FactDef::new("pip.missing", ValueType::Bool, Some("package"), "a package is not installed: `pip show` says not found, or a complete list (or a grep that would have shown it) lacks it (Bool true); subject = normalised name"),
 ];
+
+/// How strongly a command names this kind.
+pub fn command(cmd: &str) -> u8 {
+    let listing = cmd.contains(" list") || cmd.contains(" show") || cmd.contains(" freeze");
+    match super::first_word(cmd) {
+        "pip" | "pip3" if listing => 95,
+        _ => 0,
+    }
+}
 
 /// Packages whose absence from a listing is reported as `pip.missing`.
 pub const WATCHED: &[&str] = &["torch", "torch-npu", "triton-ascend", "vllm", "vllm-ascend"];
@@ -365,7 +374,7 @@ mod tests {
         assert!(fs.iter().any(|f| f.name == "pip.listing"));
         assert!(missing(&fs, "triton-ascend") && missing(&fs, "vllm-ascend") && !missing(&fs, "torch"));
         let l = fs.iter().find(|f| f.subject.as_deref() == Some("torch")).unwrap();
-        assert_eq!(l.line, 4);
+        assert_eq!(l.line(), 4);
     }
 
     #[test]

@@ -49,19 +49,28 @@
 //! ```
 
 use super::FactSink;
-use crate::facts::FactValue;
+use crate::facts::{FactDef, FactValue, ValueType};
 use crate::segment::{Line, Segment};
 use regex::Regex;
 use std::sync::OnceLock;
 
 /// Facts this parser produces.
-pub const FACTS: &[(&str, &str)] = &[
-    ("ray.resource_total", "a resource total from `ray status`; subject = resource (NPU, CPU), value = Float"),
-    ("ray.resource_used", "how much of a resource is in use, from `ray status`; subject = resource (NPU, CPU), value = Float"),
-    ("ray.nodes_active", "number of nodes in the Ray cluster from `ray status` (Active/Healthy plus Idle), Int"),
-    ("ray.nodes_pending", "number of nodes `ray status` lists as pending (being launched), Int"),
-    ("ray.npu_absent", "`ray status` lists resource totals but no NPU (and no GPU) line: Ray does not see any NPU on the cluster (Bool true; line = the Usage header)"),
+pub const FACTS: &[FactDef] = &[
+    FactDef::new("ray.resource_total", ValueType::Float, Some("resource"), "a resource total from `ray status`; subject = resource (NPU, CPU), value = Float"),
+    FactDef::new("ray.resource_used", ValueType::Float, Some("resource"), "how much of a resource is in use, from `ray status`; subject = resource (NPU, CPU), value = Float"),
+    FactDef::new("ray.nodes_active", ValueType::Int, None, "number of nodes in the Ray cluster from `ray status` (Active/Healthy plus Idle), Int"),
+    FactDef::new("ray.nodes_pending", ValueType::Int, None, "number of nodes `ray status` lists as pending (being launched), Int"),
+    FactDef::new("ray.npu_absent", ValueType::Bool, None, "`ray status` lists resource totals but no NPU (and no GPU) line: Ray does not see any NPU on the cluster (Bool true; line = the Usage header)"),
 ];
+
+/// How strongly a command names this kind.
+pub fn command(cmd: &str) -> u8 {
+    if super::first_word(cmd) == "ray" && cmd.contains("status") {
+        95
+    } else {
+        0
+    }
+}
 
 fn resource_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
@@ -250,7 +259,7 @@ mod tests {
     }
 
     fn get(fs: &[Fact], name: &str, subject: Option<&str>) -> Option<(FactValue, u32)> {
-        fs.iter().find(|f| f.name == name && f.subject.as_deref() == subject).map(|f| (f.value.clone(), f.line))
+        fs.iter().find(|f| f.name == name && f.subject.as_deref() == subject).map(|f| (f.value.clone(), f.line()))
     }
 
     const NEW: &str = "$ ray status\n======== Autoscaler status: 2025-06-09 10:00:00.000000 ========\nNode status\n\

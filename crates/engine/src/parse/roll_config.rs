@@ -33,9 +33,9 @@
 //! use roll_doctor_engine::segment::segment;
 //! let seg = &segment("actor_train:\n  strategy_args:\n    strategy_name: fsdp2_train\n  device_mapping: [0, 1]\n")[0];
 //! let mut facts = Vec::new();
-//! roll_config::parse(seg, &mut FactSink::new(&mut facts, 0));
+//! roll_config::parse(seg, &mut FactSink::any(&mut facts));
 //! let f = facts.iter().find(|f| f.name == "config.device_mapping_type").unwrap();
-//! assert_eq!((f.value.to_text().as_str(), f.line), ("seq", 4));
+//! assert_eq!((f.value.to_text().as_str(), f.line()), ("seq", 4));
 //! ```
 
 #[path = "roll_config/device_mapping.rs"]
@@ -44,48 +44,105 @@ pub mod device_mapping;
 pub mod schema;
 
 use super::FactSink;
-use crate::facts::FactValue;
+use crate::facts::{FactDef, FactValue, ValueType};
 use crate::segment::Segment;
 use crate::yaml::{self, Node, Value};
 use device_mapping::{compact, Outcome};
 
 /// Facts this parser produces.
-pub const FACTS: &[(&str, &str)] = &[
-    ("config.role", "a worker role present in a ROLL config; subject = role, value = role"),
-    ("config.strategy_name", "strategy_args.strategy_name of a role; subject = role"),
-    ("config.yaml_error", "the config segment is not valid YAML; value = message with line and column"),
-    ("config.defaults_entry", "an entry of the Hydra `defaults:` list; value = the entry as written"),
-    (
-        "config.strategy_invalid",
-        "a strategy_name dacite rejects (not in the Literal), or actor_infer not using vllm/sglang; subject = role, value = the name",
-    ),
-    ("config.strategy_config_ref", "strategy_config given as a `${…}` interpolation; subject = role, value = as written"),
-    ("config.device_mapping", "a role's evaluated device ids, compact (`0-1,14-15`); subject = role"),
-    (
-        "config.device_mapping_type",
-        "device_mapping is not a string (seq, int, float, bool, null, map): ROLL crashes before eval; subject = role",
-    ),
-    ("config.device_mapping_error", "device_mapping is a string Python cannot evaluate to device ids; subject = role, value = error"),
-    ("config.devices_needed", "max(device id)+1 over all roles (Int); subject = the role holding the max"),
-    ("config.placement", "colocated or separate: whether the role shares an NPU with another role; subject = role"),
-    (
-        "config.tp_mismatch",
-        "len(device_mapping) not divisible by num_gpus_per_worker (vLLM TP×PP), or colocated TP groups misaligned; subject = role",
-    ),
-    ("config.device_mapping_not_contiguous", "actor_train/actor_infer device ids with a gap; subject = role, value = compact ids"),
-    ("config.system_env", "a system_envs entry (top level or per role); subject = variable, value = text as written"),
-    (
-        "config.system_env_non_string",
-        "a system_envs value that is not a string; subject = variable, value = Python type (int, bool, float, NoneType, list, dict)",
-    ),
-    ("config.unknown_key", "a key ROLL silently ignores; subject = dotted path, value = key"),
-    ("config.batch_lt_dp", "rollout_batch_size × num_return_sequences_in_group below a role's DP size; subject = role"),
-    (
-        "config.batch_not_divisible",
-        "per-rank batch not a multiple of per_device_train_batch_size × gradient_accumulation_steps; subject = role",
-    ),
-    ("config.train_steps_zero", "per-rank batch smaller than one optimizer step (the division gives 0); subject = role"),
+pub const FACTS: &[FactDef] = &[
+    FactDef::new("config.role", ValueType::Str, Some("role"), "a worker role present in a ROLL config; subject = role, value = role"),
+    FactDef::new("config.strategy_name", ValueType::Str, Some("role"), "strategy_args.strategy_name of a role; subject = role"),
+    FactDef::new("config.yaml_error", ValueType::Str, None, "the config segment is not valid YAML; value = message with line and column"),
+    FactDef::new("config.defaults_entry", ValueType::Str, None, "an entry of the Hydra `defaults:` list; value = the entry as written"),
+    FactDef::new("config.strategy_invalid", ValueType::Str, Some("role"), "a strategy_name dacite rejects (not in the Literal), or actor_infer not using vllm/sglang; subject = role, value = the name"),
+    FactDef::new("config.strategy_config_ref", ValueType::Str, Some("role"), "strategy_config given as a `${…}` interpolation; subject = role, value = as written"),
+    FactDef::new("config.device_mapping", ValueType::Str, Some("role"), "a role's evaluated device ids, compact (`0-1,14-15`); subject = role"),
+    FactDef::new("config.device_mapping_type", ValueType::Str, Some("role"), "device_mapping is not a string (seq, int, float, bool, null, map): ROLL crashes before eval; subject = role"),
+    FactDef::new("config.device_mapping_error", ValueType::Str, Some("role"), "device_mapping is a string Python cannot evaluate to device ids; subject = role, value = error"),
+    FactDef::new("config.devices_needed", ValueType::Int, Some("role"), "max(device id)+1 over all roles (Int); subject = the role holding the max"),
+    FactDef::new("config.placement", ValueType::Str, Some("role"), "colocated or separate: whether the role shares an NPU with another role; subject = role"),
+    FactDef::new("config.tp_mismatch", ValueType::Str, Some("role"), "len(device_mapping) not divisible by num_gpus_per_worker (vLLM TP×PP), or colocated TP groups misaligned; subject = role"),
+    FactDef::new("config.device_mapping_not_contiguous", ValueType::Str, Some("role"), "actor_train/actor_infer device ids with a gap; subject = role, value = compact ids"),
+    FactDef::new("config.system_env", ValueType::Str, Some("variable"), "a system_envs entry (top level or per role); subject = variable, value = text as written"),
+    FactDef::new("config.system_env_non_string", ValueType::Str, Some("variable"), "a system_envs value that is not a string; subject = variable, value = Python type (int, bool, float, NoneType, list, dict)"),
+    FactDef::new("config.unknown_key", ValueType::Str, Some("dotted key path"), "a key ROLL silently ignores; subject = dotted path, value = key"),
+    FactDef::new("config.batch_lt_dp", ValueType::Str, Some("role"), "rollout_batch_size × num_return_sequences_in_group below a role's DP size; subject = role"),
+    FactDef::new("config.batch_not_divisible", ValueType::Str, Some("role"), "per-rank batch not a multiple of per_device_train_batch_size × gradient_accumulation_steps; subject = role"),
+    FactDef::new("config.train_steps_zero", ValueType::Str, Some("role"), "per-rank batch smaller than one optimizer step (the division gives 0); subject = role"),
 ];
+
+/// Top-level or role keys that only a ROLL config has.
+const ROLL_KEYS: &[&str] = &[
+    "actor_train:",
+    "actor_infer:",
+    "reference:",
+    "critic:",
+    "device_mapping:",
+    "strategy_args:",
+    "strategy_name:",
+    "rollout_batch_size:",
+    "num_return_sequences_in_group:",
+    "pretrain:",
+    "system_envs:",
+    "exp_name:",
+    "num_gpus_per_node:",
+    "strategy_config:",
+    "generating_args:",
+];
+
+/// Scores a ROLL YAML config from its content.
+pub fn score(seg: &Segment) -> u8 {
+    let mut keys = 0usize;
+    let mut yamlish = 0usize;
+    let mut other = 0usize;
+    for l in &seg.lines {
+        let t = l.text.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        if ROLL_KEYS.iter().any(|k| t.starts_with(k)) {
+            keys += 1;
+        }
+        let key_like = t.split_once(':').is_some_and(|(k, _)| {
+            let k = k.trim_start_matches("- ");
+            !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.')
+        });
+        if key_like || t.starts_with("- ") {
+            yamlish += 1;
+        } else {
+            other += 1;
+        }
+    }
+    if keys == 0 {
+        return 0;
+    }
+    let ratio = yamlish * 100 / (yamlish + other).max(1);
+    let base = if keys >= 3 {
+        70
+    } else if keys == 2 {
+        60
+    } else {
+        50
+    };
+    if ratio >= 80 {
+        (base + 25).min(99) as u8
+    } else if ratio >= 50 {
+        base as u8
+    } else {
+        20
+    }
+}
+
+/// How strongly a command names this kind: a YAML file shown by a pager or editor.
+pub fn command(cmd: &str) -> u8 {
+    let c = cmd.trim();
+    let yaml = c.ends_with(".yaml") || c.ends_with(".yml");
+    match super::first_word(c) {
+        "cat" | "less" | "more" | "vim" | "vi" | "head" if yaml => 90,
+        _ => 0,
+    }
+}
 
 /// Roles compared pairwise for colocation at most.
 const MAX_PAIRWISE_ROLES: usize = 64;
@@ -579,8 +636,8 @@ mod tests {
 
     fn facts(text: &str) -> Vec<Fact> {
         let mut facts = Vec::new();
-        for (i, seg) in segment(text).iter().enumerate() {
-            super::parse(seg, &mut super::FactSink::new(&mut facts, i));
+        for seg in segment(text).iter() {
+            super::parse(seg, &mut super::FactSink::any(&mut facts));
         }
         facts
     }
@@ -592,7 +649,7 @@ mod tests {
     fn one(f: &[Fact], name: &str) -> (Option<String>, String, u32) {
         let v = named(f, name);
         assert_eq!(v.len(), 1, "{name}: {f:#?}");
-        (v[0].subject.clone(), v[0].value.to_text(), v[0].line)
+        (v[0].subject.clone(), v[0].value.to_text(), v[0].line())
     }
 
     #[test]
@@ -601,7 +658,7 @@ mod tests {
         let s = named(&f, "config.strategy_name");
         assert_eq!(s.len(), 1);
         assert_eq!(s[0].subject.as_deref(), Some("actor_train"));
-        assert_eq!(s[0].line, 4);
+        assert_eq!(s[0].line(), 4);
         assert!(f.iter().any(|f| f.name == "config.role" && f.value == FactValue::Str("rewards.math".into())));
     }
 
@@ -609,7 +666,7 @@ mod tests {
     fn malformed_yaml_is_a_fact_with_position() {
         let f = facts("actor_train:\n  device_mapping: [0, 1\n  strategy_args: x\n");
         assert!(!f.is_empty() && f.iter().all(|x| x.name == "config.yaml_error"), "{f:?}");
-        assert!(f.iter().any(|x| x.line == 2 && x.value.to_text().contains("never closed")), "{f:?}");
+        assert!(f.iter().any(|x| x.line() == 2 && x.value.to_text().contains("never closed")), "{f:?}");
         assert!(f.iter().all(|x| x.value.to_text().contains("line")), "{f:?}");
         // A tab used for indentation: one fact, with line and column.
         let f = facts("actor_train:\n\tdevice_mapping: list(range(0,8))\n");
@@ -629,7 +686,7 @@ mod tests {
         ));
         let types: Vec<_> = named(&f, "config.device_mapping_type")
             .iter()
-            .map(|x| (x.subject.clone().unwrap(), x.value.to_text(), x.line))
+            .map(|x| (x.subject.clone().unwrap(), x.value.to_text(), x.line()))
             .collect();
         assert_eq!(
             types,
@@ -672,7 +729,7 @@ mod tests {
         ));
         let bad: Vec<_> = named(&f, "config.system_env_non_string")
             .iter()
-            .map(|x| (x.subject.clone().unwrap(), x.value.to_text(), x.line))
+            .map(|x| (x.subject.clone().unwrap(), x.value.to_text(), x.line()))
             .collect();
         assert_eq!(
             bad,
@@ -711,9 +768,10 @@ mod tests {
             "actor_train:\n  strategy: megatron\n  model_args:\n    flash_attn: fa2\n    attn_implementation: fa2\n    lora_rank: 8\n",
             "  strategy_args:\n    strategy_name: fsdp2_train\n    strategy_configs: {}\n",
         ));
-        let d: Vec<_> = named(&f, "config.defaults_entry").iter().map(|x| (x.value.to_text(), x.line)).collect();
+        let d: Vec<_> = named(&f, "config.defaults_entry").iter().map(|x| (x.value.to_text(), x.line())).collect();
         assert_eq!(d, vec![("../config/traj_envs@_here_".into(), 2), ("../config/deepspeed_zero2@_here_".into(), 3)]);
-        let u: Vec<_> = named(&f, "config.unknown_key").iter().map(|x| (x.subject.clone().unwrap(), x.line)).collect();
+        let u: Vec<_> =
+            named(&f, "config.unknown_key").iter().map(|x| (x.subject.clone().unwrap(), x.line())).collect();
         assert_eq!(
             u,
             vec![
@@ -761,7 +819,8 @@ mod tests {
     fn batch_arithmetic() {
         // 2*2 = 4 samples over 8 DP ranks.
         let f = batch(2, 2, "list(range(0,8))", 1, 1);
-        let lt: Vec<_> = named(&f, "config.batch_lt_dp").iter().map(|x| (x.subject.clone().unwrap(), x.line)).collect();
+        let lt: Vec<_> =
+            named(&f, "config.batch_lt_dp").iter().map(|x| (x.subject.clone().unwrap(), x.line())).collect();
         assert_eq!(lt, vec![("actor_train".into(), 1), ("reference".into(), 1)]);
         // 16*8 = 128 over 8 ranks = 16 per rank < 2*16 = 32.
         let f = batch(16, 8, "list(range(0,8))", 2, 16);

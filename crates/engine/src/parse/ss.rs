@@ -24,16 +24,24 @@
 //! ```
 
 use super::FactSink;
-use crate::facts::FactValue;
+use crate::facts::{FactDef, FactValue, ValueType};
 use crate::segment::Segment;
 use regex::Regex;
 use std::sync::OnceLock;
 
 /// Facts this parser produces.
-pub const FACTS: &[(&str, &str)] = &[
-    ("ss.listen", "a listening TCP socket from `ss -tlnp` / `netstat -tlnp`; subject = port, value = local address as printed without the port (0.0.0.0, 127.0.0.1, *, [::], [::ffff:127.0.0.1])"),
-    ("ss.listen_process", "the process that owns a listening socket (Process column, needs root); subject = port, value = process name (gcs_server, redis-server, python3, …)"),
+pub const FACTS: &[FactDef] = &[
+    FactDef::new("ss.listen", ValueType::Str, Some("port"), "a listening TCP socket from `ss -tlnp` / `netstat -tlnp`; subject = port, value = local address as printed without the port (0.0.0.0, 127.0.0.1, *, [::], [::ffff:127.0.0.1])"),
+    FactDef::new("ss.listen_process", ValueType::Str, Some("port"), "the process that owns a listening socket (Process column, needs root); subject = port, value = process name (gcs_server, redis-server, python3, …)"),
 ];
+
+/// How strongly a command names this kind.
+pub fn command(cmd: &str) -> u8 {
+    match super::first_word(cmd) {
+        "ss" | "netstat" => 90,
+        _ => 0,
+    }
+}
 
 fn header_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
@@ -185,7 +193,10 @@ mod tests {
     }
 
     fn view(text: &str) -> Vec<(&'static str, String, String, u32)> {
-        facts(text).into_iter().map(|f| (f.name, f.subject.unwrap_or_default(), f.value.to_text(), f.line)).collect()
+        facts(text)
+            .into_iter()
+            .map(|f| (f.name, f.subject.clone().unwrap_or_default(), f.value.to_text(), f.line()))
+            .collect()
     }
 
     #[test]

@@ -21,16 +21,24 @@
 //! ```
 
 use super::FactSink;
-use crate::facts::FactValue;
+use crate::facts::{FactDef, FactValue, ValueType};
 use crate::segment::Segment;
 use regex::Regex;
 use std::sync::OnceLock;
 
 /// Facts this parser produces.
-pub const FACTS: &[(&str, &str)] = &[
-    ("log.exception", "the exception a Python traceback ends with; subject = exception type (RuntimeError, torch.OutOfMemoryError, …), value = the first line of its message (Str)"),
-    ("torch.npu_available", "what `torch.npu.is_available()` printed (Bool)"),
+pub const FACTS: &[FactDef] = &[
+    FactDef::new("log.exception", ValueType::Str, Some("exception type"), "the exception a Python traceback ends with; subject = exception type (RuntimeError, torch.OutOfMemoryError, …), value = the first line of its message (Str)"),
+    FactDef::new("torch.npu_available", ValueType::Bool, None, "what `torch.npu.is_available()` printed (Bool)"),
 ];
+
+/// How strongly a command names this kind: a program run, or a log shown.
+pub fn command(cmd: &str) -> u8 {
+    match super::first_word(cmd) {
+        "tail" | "cat" | "grep" | "less" | "head" | "python" | "python3" | "bash" | "sh" | "torchrun" => 70,
+        _ => 0,
+    }
+}
 
 fn prefix_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
@@ -66,10 +74,56 @@ fn looks_like_exception(ty: &str) -> bool {
         || matches!(last, "StopIteration" | "KeyboardInterrupt" | "GeneratorExit" | "Warning")
 }
 
-/// Tracebacks are not an input kind of their own; logs are scored by
-/// [`crate::detect`]. Always 0.
-pub fn score(_seg: &Segment) -> u8 {
-    0
+/// The failure-like pattern with the same ASCII semantics as the signature
+/// set (a Unicode `\b` is slow on non-ASCII lines).
+fn failure_like() -> &'static regex::bytes::Regex {
+    static RE: std::sync::OnceLock<regex::bytes::Regex> = std::sync::OnceLock::new();
+    RE.get_or_init(|| crate::pattern::compile(crate::unexplained::PATTERN).expect("the failure-like pattern compiles"))
+}
+
+/// True for a line shaped like a YAML mapping entry: indented `key: value`,
+/// or a top-level lowercase `snake_key:`. `RuntimeError: …` and `INFO: …`
+/// (capitalised, at column 0) are log lines, not keys.
+fn yaml_key_line(t: &str) -> bool {
+    let indented = t.starts_with(' ') || t.starts_with('\t');
+    let body = t.trim_start().trim_start_matches("- ");
+    let Some((key, rest)) = body.split_once(':') else { return false };
+    if !(rest.is_empty() || rest.starts_with(' ')) || key.is_empty() {
+        return false;
+    }
+    let ident = key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.');
+    let lower_snake = key.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    ident && (indented || lower_snake)
+}
+
+/// Scores a log: error/warning words, timestamps, CANN codes.
+pub fn score(seg: &Segment) -> u8 {
+    let mut hits = 0usize;
+    for l in seg.lines.iter().take(2000) {
+        let t = &l.text;
+        // A YAML `key: value` line (`HCCL_CONNECT_TIMEOUT: "3600"` under
+        // system_envs) mentions HCCL without being a log line.
+        if yaml_key_line(t) {
+            continue;
+        }
+        if t.contains("ERROR")
+            || t.contains("Error")
+            || t.contains("WARNING")
+            || t.contains("INFO")
+            || t.contains("Traceback")
+            || t.contains("HCCL")
+            || t.contains("[PID")
+            || t.contains("pid=")
+            || failure_like().is_match(t.as_bytes())
+        {
+            hits += 1;
+        }
+    }
+    match hits {
+        0 => 0,
+        1 => 60,
+        _ => 80,
+    }
 }
 
 /// Parses one log segment.
@@ -129,7 +183,7 @@ mod tests {
     fn exc(fs: &[Fact]) -> Vec<(String, String, u32)> {
         fs.iter()
             .filter(|f| f.name == "log.exception")
-            .map(|f| (f.subject.clone().unwrap_or_default(), f.value.to_text(), f.line))
+            .map(|f| (f.subject.clone().unwrap_or_default(), f.value.to_text(), f.line()))
             .collect()
     }
 
@@ -166,11 +220,11 @@ mod tests {
         let fs = facts("$ python -c \"import torch; import torch_npu; print(torch.npu.is_available())\"\nFalse\n");
         assert!(fs.iter().any(|f| f.name == "torch.npu_available"
             && f.value == crate::facts::FactValue::Bool(false)
-            && f.line == 2));
+            && f.line() == 2));
         let fs = facts("python -c \"import torch; import torch_npu; print(torch.npu.is_available())\"\nTrue\n");
         assert!(fs.iter().any(|f| f.name == "torch.npu_available" && f.value == crate::facts::FactValue::Bool(true)));
         let fs = facts("$ python -c \"import torch, torch_npu; print(torch.npu.is_available())\"\n/usr/lib/python3/site-packages/torch_npu/__init__.py:248: UserWarning: On the interactive interface, the value of TASK_QUEUE_ENABLE is set to 0 by default.\nFalse\n");
-        assert!(fs.iter().any(|f| f.name == "torch.npu_available" && f.line == 3));
+        assert!(fs.iter().any(|f| f.name == "torch.npu_available" && f.line() == 3));
         let fs = facts("print(x)\nFalse\n");
         assert!(!fs.iter().any(|f| f.name == "torch.npu_available"));
     }

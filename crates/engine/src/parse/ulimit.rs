@@ -9,12 +9,35 @@
 //! Both give `ulimit.nofile`; `unlimited` becomes `i64::MAX`.
 
 use super::FactSink;
-use crate::facts::FactValue;
+use crate::facts::{FactDef, FactValue, ValueType};
 use crate::segment::Segment;
 
 /// Facts this parser produces.
-pub const FACTS: &[(&str, &str)] =
-    &[("ulimit.nofile", "open-file limit from `ulimit -n` / `ulimit -a` (unlimited = i64::MAX)")];
+pub const FACTS: &[FactDef] = &[FactDef::new(
+    "ulimit.nofile",
+    ValueType::Int,
+    None,
+    "open-file limit from `ulimit -n` / `ulimit -a` (unlimited = i64::MAX)",
+)];
+
+/// Scores `ulimit -a` style output without a prompt.
+pub fn score(seg: &Segment) -> u8 {
+    let hits = seg.lines.iter().filter(|l| l.text.contains("open files") && l.text.contains("(-n)")).count();
+    if hits > 0 {
+        80
+    } else {
+        0
+    }
+}
+
+/// How strongly a command names this kind.
+pub fn command(cmd: &str) -> u8 {
+    if super::first_word(cmd) == "ulimit" {
+        95
+    } else {
+        0
+    }
+}
 
 fn value(token: &str) -> Option<i64> {
     let t = token.trim();
@@ -62,7 +85,7 @@ mod tests {
     fn nofile(text: &str) -> Vec<FactValue> {
         let seg = &segment(text)[0];
         let mut facts = Vec::new();
-        super::parse(seg, &mut super::FactSink::new(&mut facts, 0));
+        super::parse(seg, &mut super::FactSink::any(&mut facts));
         facts.into_iter().map(|f| f.value).collect()
     }
 
@@ -83,7 +106,7 @@ mod tests {
         fn never_panics(s in "\\PC{0,200}") {
             for seg in segment(&format!("$ ulimit -n\n{s}")).iter().chain(segment(&s).iter()) {
                 let mut facts = Vec::new();
-                super::parse(seg, &mut super::FactSink::new(&mut facts, 0));
+                super::parse(seg, &mut super::FactSink::any(&mut facts));
             }
         }
     }

@@ -1,25 +1,23 @@
-//! Device and software-stack facts that need several inputs:
+//! Normalised versions and chip families, for rules to compare:
 //!
-//! - `docker run` × `npu-smi info`: devices mapped into the container versus
-//!   devices the node or container lists;
-//! - `docker run` image tag, `SOC_VERSION` (env or `-e`) × the node type
-//!   `npu-smi info` shows (A2 `910B…`, A3 `Chip  Phy-ID` layout, 310P);
-//! - `pip list` / `pip show`: torch versus torch-npu (`major.minor.patch`
-//!   must be equal) and vLLM versus vLLM-Ascend (`major.minor`).
+//! - `pip.release` / `pip.minor`: an installed package's version as
+//!   `major.minor.patch` and `major.minor` (`2.10.0.post4` → `2.10.0`,
+//!   `2.10`), so `torch` and `torch-npu` (equal releases needed) and `vllm`
+//!   and `vllm-ascend` (equal `major.minor`) compare as text;
+//! - `soc.family`: the node type a `SOC_VERSION` (environment or `docker run
+//!   -e`) names (`Ascend910B1` → `A2`, `Ascend910_9391` → `A3`), to compare
+//!   with `npu.platform`.
 //!
-//! Each derived fact cites the line of the fact it rests on.
+//! Each derived fact is on the line of the fact it rests on, of its node.
 
-use super::derived;
-use crate::facts::{Fact, FactValue};
+use super::def;
+use crate::facts::{Fact, FactDef, FactValue, ValueType};
 
 /// Facts this combiner produces.
-pub const FACTS: &[(&str, &str)] = &[
-    ("device.mapped_not_visible", "`docker run` maps more `/dev/davinciN` devices than `npu-smi info` lists (Str, on the npu-smi line)"),
-    ("device.partial_mapping", "`npu-smi info` lists more NPU devices than a non-privileged `docker run` maps (Str, on the docker line)"),
-    ("device.image_platform_mismatch", "the image tag is built for another node type than `npu-smi info` shows (Str, on the image line)"),
-    ("device.soc_env_mismatch", "`SOC_VERSION` (env or `docker run -e`) names another chip family than `npu-smi info` shows (Str, on the variable's line)"),
-    ("stack.torch_npu_mismatch", "installed torch and torch-npu differ in major.minor.patch (Str `torch X vs torch-npu Y`, on the torch-npu line)"),
-    ("stack.vllm_ascend_mismatch", "installed vLLM and vLLM-Ascend differ in major.minor (Str `vllm X vs vllm-ascend Y`, on the vllm-ascend line)"),
+pub const FACTS: &[FactDef] = &[
+    FactDef::new("pip.release", ValueType::Str, Some("package"), "an installed package's version as major.minor.patch (Str, `2.10.0.post4` → `2.10.0`); subject = normalised name"),
+    FactDef::new("pip.minor", ValueType::Str, Some("package"), "an installed package's version as major.minor (Str, `0.9.1rc1` → `0.9`); subject = normalised name"),
+    FactDef::new("soc.family", ValueType::Str, Some("variable source"), "the node type a SOC_VERSION names (Str: A2, A3, 310P, 950); subject = `env` or `docker`"),
 ];
 
 /// Leading `major.minor.patch` of a version (`2.10.0.post4` → [2, 10, 0],
@@ -60,108 +58,23 @@ fn family_of_soc(soc: &str) -> Option<&'static str> {
     }
 }
 
-fn text(f: &Fact) -> String {
-    f.value.to_text()
-}
-
 /// Derives facts from the parsers' facts.
 pub fn combine(facts: &[Fact]) -> Vec<Fact> {
     let mut out = Vec::new();
-    let by = |name: &'static str| facts.iter().filter(move |f| f.name == name);
-    let first = |name: &'static str, subject: &str| {
-        facts.iter().find(|f| f.name == name && f.subject.as_deref() == Some(subject))
-    };
-
-    // docker run × npu-smi info.
-    let counts: Vec<&Fact> = by("npu.count").collect();
-    for run in by("docker.davinci_count") {
-        let mapped = run.value.as_f64().unwrap_or(0.0) as i64;
-        let access = by("docker.npu_access")
-            .find(|a| a.segment == run.segment && a.line == run.line)
-            .map(text)
-            .unwrap_or_default();
-        if access != "devices" {
-            continue;
-        }
-        for c in &counts {
-            let listed = c.value.as_f64().unwrap_or(0.0) as i64;
-            if listed < mapped {
-                out.extend(derived(
-                    "device.mapped_not_visible",
-                    None,
-                    FactValue::Str(format!("docker run maps {mapped} /dev/davinci devices, npu-smi lists {listed}")),
-                    c,
-                ));
-            } else if listed > mapped {
-                out.extend(derived(
-                    "device.partial_mapping",
-                    None,
-                    FactValue::Str(format!("npu-smi lists {listed} NPU devices, docker run maps {mapped}")),
-                    run,
-                ));
-            }
+    for f in facts.iter().filter(|f| f.name == "pip.package") {
+        if let Some([a, b, c]) = release(&f.value.to_text()) {
+            out.push(f.derive(def(FACTS, "pip.release"), f.subject.clone(), FactValue::Str(format!("{a}.{b}.{c}"))));
+            out.push(f.derive(def(FACTS, "pip.minor"), f.subject.clone(), FactValue::Str(format!("{a}.{b}"))));
         }
     }
-
-    // Node type from npu-smi (first known one).
-    let node = by("npu.platform").map(text).find(|p| matches!(p.as_str(), "A2" | "A3" | "310P" | "310B" | "950"));
-    if let Some(node) = &node {
-        for img in by("docker.image_platform") {
-            let want = text(img);
-            if &want != node {
-                let image_line =
-                    by("docker.image").find(|i| i.segment == img.segment && i.line == img.line).unwrap_or(img);
-                out.extend(derived(
-                    "device.image_platform_mismatch",
-                    None,
-                    FactValue::Str(format!(
-                        "image {} is built for {want}, npu-smi shows an {node} node",
-                        text(image_line)
-                    )),
-                    image_line,
-                ));
-            }
-        }
-        let socs = facts
-            .iter()
-            .filter(|f| (f.name == "env.var" || f.name == "docker.env") && f.subject.as_deref() == Some("SOC_VERSION"));
-        for soc in socs {
-            if let Some(fam) = family_of_soc(&text(soc)) {
-                if fam != node {
-                    out.extend(derived(
-                        "device.soc_env_mismatch",
-                        None,
-                        FactValue::Str(format!("SOC_VERSION={} is for {fam}, npu-smi shows an {node} node", text(soc))),
-                        soc,
-                    ));
-                }
-            }
-        }
-    }
-
-    // Python stack versions.
-    if let (Some(t), Some(n)) = (first("pip.package", "torch"), first("pip.package", "torch-npu")) {
-        if let (Some(a), Some(b)) = (release(&text(t)), release(&text(n))) {
-            if a != b {
-                out.extend(derived(
-                    "stack.torch_npu_mismatch",
-                    None,
-                    FactValue::Str(format!("torch {} vs torch-npu {}", text(t), text(n))),
-                    n,
-                ));
-            }
-        }
-    }
-    if let (Some(v), Some(a)) = (first("pip.package", "vllm"), first("pip.package", "vllm-ascend")) {
-        if let (Some(x), Some(y)) = (release(&text(v)), release(&text(a))) {
-            if x[..2] != y[..2] {
-                out.extend(derived(
-                    "stack.vllm_ascend_mismatch",
-                    None,
-                    FactValue::Str(format!("vllm {} vs vllm-ascend {}", text(v), text(a))),
-                    a,
-                ));
-            }
+    for f in facts.iter().filter(|f| f.subject.as_deref() == Some("SOC_VERSION")) {
+        let source = match f.name {
+            "env.var" => "env",
+            "docker.env" => "docker",
+            _ => continue,
+        };
+        if let Some(fam) = family_of_soc(&f.value.to_text()) {
+            out.push(f.derive(def(FACTS, "soc.family"), Some(source.into()), FactValue::Str(fam.into())));
         }
     }
     out
@@ -170,11 +83,7 @@ pub fn combine(facts: &[Fact]) -> Vec<Fact> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse::combine::run;
-
-    fn fact(name: &'static str, subject: Option<&str>, value: FactValue, line: u32, segment: usize) -> Fact {
-        Fact { name, subject: subject.map(String::from), value, line, text: format!("line {line}"), segment }
-    }
+    use crate::parse::combine::fact;
 
     #[test]
     fn releases() {
@@ -188,37 +97,21 @@ mod tests {
     }
 
     #[test]
-    fn versions() {
-        let mut fs = vec![
-            fact("pip.package", Some("torch"), FactValue::Str("2.10.0".into()), 2, 0),
+    fn versions_and_families_are_normalised() {
+        let fs = vec![
             fact("pip.package", Some("torch-npu"), FactValue::Str("2.7.1.post2".into()), 3, 0),
-            fact("pip.package", Some("vllm"), FactValue::Str("0.23.0+empty".into()), 4, 0),
-            fact("pip.package", Some("vllm-ascend"), FactValue::Str("0.23.0rc1".into()), 5, 0),
-        ];
-        run(&mut fs);
-        let m: Vec<_> = fs.iter().filter(|f| f.name.starts_with("stack.")).map(|f| (f.name, f.line)).collect();
-        assert_eq!(m, vec![("stack.torch_npu_mismatch", 3)]);
-    }
-
-    #[test]
-    fn docker_and_npu_smi() {
-        let mut fs = vec![
-            fact("docker.davinci_count", None, FactValue::Int(8), 1, 0),
-            fact("docker.npu_access", None, FactValue::Str("devices".into()), 1, 0),
-            fact("docker.image", None, FactValue::Str("roll:main-a3".into()), 9, 0),
-            fact("docker.image_platform", None, FactValue::Str("A3".into()), 9, 0),
-            fact("npu.count", None, FactValue::Int(4), 20, 1),
-            fact("npu.platform", None, FactValue::Str("A2".into()), 20, 1),
             fact("env.var", Some("SOC_VERSION"), FactValue::Str("ascend910_9391".into()), 30, 2),
+            fact("docker.env", Some("SOC_VERSION"), FactValue::Str("Ascend910B1".into()), 31, 3),
+            fact("env.var", Some("SOC_VERSION"), FactValue::Str("Ascend310B4".into()), 32, 2),
         ];
-        run(&mut fs);
-        let names: Vec<_> = fs.iter().filter(|f| f.name.starts_with("device.")).map(|f| (f.name, f.line)).collect();
+        let got: Vec<_> = combine(&fs).into_iter().map(|f| (f.name, f.subject.unwrap(), f.value.to_text())).collect();
         assert_eq!(
-            names,
+            got,
             vec![
-                ("device.mapped_not_visible", 20),
-                ("device.image_platform_mismatch", 9),
-                ("device.soc_env_mismatch", 30)
+                ("pip.release", "torch-npu".into(), "2.7.1".into()),
+                ("pip.minor", "torch-npu".into(), "2.7".into()),
+                ("soc.family", "env".into(), "A3".into()),
+                ("soc.family", "docker".into(), "A2".into()),
             ]
         );
     }

@@ -1,32 +1,31 @@
-//! Combiners: facts that need several segments or inputs (config × npu-smi,
-//! config × env, hccn_tool × hccn_tool, docker run × npu-smi, ss × Ray
-//! ports). Each reads the facts the parsers produced and returns new ones,
-//! citing the line of the fact they rest on.
+//! Combiners: they merge and normalise facts that need several segments or
+//! inputs, and judge nothing — rules do. Each reads the parsers' facts and
+//! returns new ones, citing the line of the fact they rest on, and joins
+//! facts of one node only (a cluster-wide fact, with no node, joins any).
+//!
+//! - [`config`]: the config against the cluster: how many nodes its device
+//!   ids need per node size, the largest NPU total `ray status` shows.
+//! - [`device`]: normalised versions and chip families (`pip.release`,
+//!   `soc.family`) that rules compare.
+//! - [`network`]: what `HCCL_SOCKET_IFNAME` selects.
 
-use crate::facts::{registered, Fact, FactValue};
+use crate::facts::{Fact, FactDef, NodeId};
 
 pub mod config;
 pub mod device;
 pub mod network;
 
-/// Facts the combiners produce.
-pub const FACTS: &[(&str, &str)] = &[];
+/// Every combiner's facts.
+pub const FACTS: &[&[FactDef]] = &[config::FACTS, device::FACTS, network::FACTS];
 
-/// Every combiner's facts, chained (kept separate so each combiner file
-/// owns its own list).
-pub const COMBINER_FACT_LISTS: &[&[(&str, &str)]] = &[config::FACTS, device::FACTS, network::FACTS];
+/// The declaration named `name` in `defs` (a combiner's own list).
+pub(crate) fn def(defs: &'static [FactDef], name: &str) -> &'static FactDef {
+    defs.iter().find(|d| d.name == name).expect("a combiner emits only facts it declares")
+}
 
-/// A fact derived from `from`: same line, text and segment.
-pub fn derived(name: &str, subject: Option<String>, value: FactValue, from: &Fact) -> Option<Fact> {
-    debug_assert!(registered(name).is_some(), "unregistered fact name {name}");
-    Some(Fact {
-        name: registered(name)?,
-        subject,
-        value,
-        line: from.line,
-        text: from.text.clone(),
-        segment: from.segment,
-    })
+/// Whether facts of nodes `a` and `b` may be joined.
+pub(crate) fn same_node(a: Option<NodeId>, b: Option<NodeId>) -> bool {
+    a.is_none() || b.is_none() || a == b
 }
 
 /// Runs every combiner over `facts` and appends what they derive.
@@ -36,4 +35,26 @@ pub fn run(facts: &mut Vec<Fact>) {
     new.extend(device::combine(facts));
     new.extend(network::combine(facts));
     facts.extend(new);
+}
+
+/// Test helper: a fact read from line `line` of segment `segment`.
+#[cfg(test)]
+pub(crate) fn fact(
+    name: &'static str,
+    subject: Option<&str>,
+    value: crate::facts::FactValue,
+    line: u32,
+    segment: u32,
+) -> Fact {
+    Fact {
+        name,
+        subject: subject.map(String::from),
+        value,
+        node: None,
+        origin: crate::facts::Origin::Line {
+            at: crate::facts::LineRef { input: 0, line },
+            segment,
+            text: format!("line {line}"),
+        },
+    }
 }
