@@ -254,6 +254,12 @@ pub const ANSWER_FACTS: &[FactDef] = &[
         "the user says `ray status` shows fewer nodes than the job needs",
     ),
     FactDef::new(
+        "answer.config_problem",
+        ValueType::Bool,
+        Some("check"),
+        "the user says a config check fails; subject = the check: tp (device count vs TP × PP), gaps (device ids not contiguous), batch-lt-dp, batch-steps (not whole optimizer steps), steps-zero, strategy",
+    ),
+    FactDef::new(
         "answer.port_range_unset",
         ValueType::Bool,
         None,

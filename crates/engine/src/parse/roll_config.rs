@@ -55,21 +55,24 @@ pub const FACTS: &[FactDef] = &[
     FactDef::new("config.strategy_name", ValueType::Str, Some("role"), "strategy_args.strategy_name of a role; subject = role"),
     FactDef::new("config.yaml_error", ValueType::Str, None, "the config segment is not valid YAML; value = message with line and column"),
     FactDef::new("config.defaults_entry", ValueType::Str, None, "an entry of the Hydra `defaults:` list; value = the entry as written"),
-    FactDef::new("config.strategy_invalid", ValueType::Str, Some("role"), "a strategy_name dacite rejects (not in the Literal), or actor_infer not using vllm/sglang; subject = role, value = the name"),
+    FactDef::new("config.tp_misaligned", ValueType::Str, Some("role"), "colocated FSDP2 and vLLM ranges that do not start and end on tensor_parallel_size boundaries (ROLL's weight sync groups by TP); subject = actor_infer, value = the ranges"),
+    FactDef::new("config.device_count", ValueType::Int, Some("role"), "how many device ids a role's device_mapping gives (Int); subject = role"),
+    FactDef::new("config.gpus_per_worker", ValueType::Int, Some("role"), "num_gpus_per_worker as ROLL computes it: vLLM tensor_parallel_size × pipeline_parallel_size, the role's own value for hf_infer/sglang, else 1 (Int); subject = role"),
+    FactDef::new("config.device_gaps", ValueType::Int, Some("role"), "ids missing between actor_train's (or actor_infer's) smallest and largest device id, when both roles are present (Int; 0 = contiguous); subject = role"),
+    FactDef::new("config.rollout_samples", ValueType::Int, None, "rollout_batch_size × num_return_sequences_in_group (Int, rollout_batch_size defaults to 128), on the rollout_batch_size line"),
+    FactDef::new("config.dp_size", ValueType::Int, Some("role"), "data-parallel size of actor_train, critic or reference: devices / num_gpus_per_worker / model parallel size (Int); subject = role"),
+    FactDef::new("config.per_rank_batch", ValueType::Int, Some("role"), "samples each data-parallel rank gets: rollout_samples / dp_size, the smaller share when it does not divide (Int); subject = role; only when rollout_samples ≥ dp_size"),
+    FactDef::new("config.per_rank_batch_max", ValueType::Int, Some("role"), "the larger share when rollout_samples / dp_size does not divide evenly (Int); subject = role"),
+    FactDef::new("config.step_batch", ValueType::Int, Some("role"), "samples per optimizer step: per_device_train_batch_size × gradient_accumulation_steps (Int); subject = role; absent with dynamic batching"),
     FactDef::new("config.strategy_config_ref", ValueType::Str, Some("role"), "strategy_config given as a `${…}` interpolation; subject = role, value = as written"),
     FactDef::new("config.device_mapping", ValueType::Str, Some("role"), "a role's evaluated device ids, compact (`0-1,14-15`); subject = role"),
     FactDef::new("config.device_mapping_type", ValueType::Str, Some("role"), "device_mapping is not a string (seq, int, float, bool, null, map): ROLL crashes before eval; subject = role"),
     FactDef::new("config.device_mapping_error", ValueType::Str, Some("role"), "device_mapping is a string Python cannot evaluate to device ids; subject = role, value = error"),
     FactDef::new("config.devices_needed", ValueType::Int, Some("role"), "max(device id)+1 over all roles (Int); subject = the role holding the max"),
     FactDef::new("config.placement", ValueType::Str, Some("role"), "colocated or separate: whether the role shares an NPU with another role; subject = role"),
-    FactDef::new("config.tp_mismatch", ValueType::Str, Some("role"), "len(device_mapping) not divisible by num_gpus_per_worker (vLLM TP×PP), or colocated TP groups misaligned; subject = role"),
-    FactDef::new("config.device_mapping_not_contiguous", ValueType::Str, Some("role"), "actor_train/actor_infer device ids with a gap; subject = role, value = compact ids"),
     FactDef::new("config.system_env", ValueType::Str, Some("variable"), "a system_envs entry (top level or per role); subject = variable, value = text as written"),
     FactDef::new("config.system_env_non_string", ValueType::Str, Some("variable"), "a system_envs value that is not a string; subject = variable, value = Python type (int, bool, float, NoneType, list, dict)"),
     FactDef::new("config.unknown_key", ValueType::Str, Some("dotted key path"), "a key ROLL silently ignores; subject = dotted path, value = key"),
-    FactDef::new("config.batch_lt_dp", ValueType::Str, Some("role"), "rollout_batch_size × num_return_sequences_in_group below a role's DP size; subject = role"),
-    FactDef::new("config.batch_not_divisible", ValueType::Str, Some("role"), "per-rank batch not a multiple of per_device_train_batch_size × gradient_accumulation_steps; subject = role"),
-    FactDef::new("config.train_steps_zero", ValueType::Str, Some("role"), "per-rank batch smaller than one optimizer step (the division gives 0); subject = role"),
 ];
 
 /// Top-level or role keys that only a ROLL config has.
@@ -335,22 +338,11 @@ impl<'d> Checker<'_, '_, 'd> {
             return None;
         }
         let target = resolve(doc, sn)?;
-        if target.type_name() == "null" {
-            self.str_fact("config.strategy_invalid", role, "None", sn.line);
-            return None;
-        }
-        let name = target.as_str()?;
+        // `strategy_name: null` is Python's None, which no strategy accepts.
+        let name = if target.type_name() == "null" { "None" } else { target.as_str()? };
+        // Which names ROLL accepts is the rule's judgement (strategy-name-invalid).
         self.str_fact("config.strategy_name", role, name, sn.line);
-        let known = schema::STRATEGY_NAMES.contains(&name);
-        // Not a Literal value (removed DeepSpeed names have their own rule),
-        // or a valid name actor_infer may not use.
-        let not_literal =
-            !known && !schema::REMOVED_STRATEGIES.contains(&name) && !schema::TOLERATED_STRATEGIES.contains(&name);
-        let bad_infer = role == "actor_infer" && known && !schema::INFER_STRATEGIES.contains(&name);
-        if not_literal || bad_infer {
-            self.str_fact("config.strategy_invalid", role, name, sn.line);
-        }
-        Some(name)
+        (name != "None").then_some(name)
     }
 
     /// Evaluates a role's device_mapping; `Some(ids)` when it gives
@@ -422,14 +414,11 @@ impl<'d> Checker<'_, '_, 'd> {
                 self.str_fact("config.placement", &r.name, v, r.dm_line);
             }
         }
-        // len(device_mapping) % num_gpus_per_worker.
+        // len(device_mapping) and num_gpus_per_worker: rules check that one divides the other.
         for r in &gpu {
+            self.emit("config.device_count", Some(r.name.clone()), FactValue::Int(r.ids.len() as i64), r.dm_line);
             if let Some(k) = self.gpus_per_worker(r) {
-                if k > 0 && r.ids.len() as i64 % k != 0 {
-                    let msg =
-                        format!("len(device_mapping)={} must be divisible by num_gpus_per_worker={k}", r.ids.len());
-                    self.str_fact("config.tp_mismatch", &r.name, msg, r.dm_line);
-                }
+                self.emit("config.gpus_per_worker", Some(r.name.clone()), FactValue::Int(k), r.dm_line);
             }
         }
         let train = gpu.iter().find(|r| r.name == "actor_train");
@@ -441,9 +430,8 @@ impl<'d> Checker<'_, '_, 'd> {
                 s.sort_unstable();
                 s.dedup();
                 if let (Some(lo), Some(hi)) = (s.first(), s.last()) {
-                    if (hi - lo) as usize + 1 != s.len() {
-                        self.str_fact("config.device_mapping_not_contiguous", &r.name, compact(&r.ids), r.dm_line);
-                    }
+                    let gaps = (hi - lo).saturating_add(1).saturating_sub(s.len() as i64);
+                    self.emit("config.device_gaps", Some(r.name.clone()), FactValue::Int(gaps), r.dm_line);
                 }
             }
             // Colocated FSDP2 → vLLM weight sync aligns on TP groups.
@@ -458,7 +446,7 @@ impl<'d> Checker<'_, '_, 'd> {
                             let msg = format!(
                                 "colocated: actor_train {a}..{b} and actor_infer {c}..{d} must start and end on tensor_parallel_size={tp} boundaries"
                             );
-                            self.str_fact("config.tp_mismatch", "actor_infer", msg, i.dm_line);
+                            self.str_fact("config.tp_misaligned", "actor_infer", msg, i.dm_line);
                         }
                     }
                 }
@@ -482,6 +470,8 @@ impl<'d> Checker<'_, '_, 'd> {
             return;
         }
         let Some(samples) = rbs.checked_mul(n) else { return };
+        let line = rbs_line.or_else(|| gpu.first().map(|r| r.dm_line)).unwrap_or(n_node.line);
+        self.emit("config.rollout_samples", None, FactValue::Int(samples), line);
         for name in ["actor_train", "critic", "reference"] {
             let Some(r) = gpu.iter().find(|r| r.name == name) else { continue };
             let Some(k) = self.gpus_per_worker(r).filter(|k| *k > 0) else { continue };
@@ -503,10 +493,9 @@ impl<'d> Checker<'_, '_, 'd> {
             if dp <= 0 {
                 continue;
             }
-            let line = rbs_line.unwrap_or(r.dm_line);
+            self.emit("config.dp_size", Some(name.to_string()), FactValue::Int(dp), r.dm_line);
+            // Fewer samples than ranks is its own failure (batch-size-lt-chunks); no per-rank split then.
             if samples < dp {
-                let msg = format!("rollout_batch_size*num_return_sequences_in_group = {rbs}*{n} = {samples} < dp {dp}");
-                self.str_fact("config.batch_lt_dp", name, msg, line);
                 continue;
             }
             if name == "reference" {
@@ -528,20 +517,12 @@ impl<'d> Checker<'_, '_, 'd> {
             let Some(bb) = pd.checked_mul(gas).filter(|b| *b > 0) else { continue };
             let lo = samples / dp;
             let hi = if samples % dp != 0 { lo + 1 } else { lo };
-            if lo < bb {
-                let gas_line =
-                    ta.and_then(|t| t.get("gradient_accumulation_steps")).map(|g| g.line).unwrap_or(pd_node.line);
-                let msg = format!(
-                    "{samples} samples / dp {dp} = {lo} per rank < per_device_train_batch_size*gradient_accumulation_steps = {pd}*{gas} = {bb}"
-                );
-                self.str_fact("config.train_steps_zero", name, msg, gas_line);
-            } else if lo % bb != 0 || hi % bb != 0 {
-                let per = if lo == hi { lo.to_string() } else { format!("{lo}..{hi}") };
-                let msg = format!(
-                    "{samples} samples / dp {dp} = {per} per rank, not a multiple of per_device_train_batch_size*gradient_accumulation_steps = {pd}*{gas} = {bb}"
-                );
-                self.str_fact("config.batch_not_divisible", name, msg, line);
-            }
+            let gas_line =
+                ta.and_then(|t| t.get("gradient_accumulation_steps")).map(|g| g.line).unwrap_or(pd_node.line);
+            let role = Some(name.to_string());
+            self.emit("config.step_batch", role.clone(), FactValue::Int(bb), gas_line);
+            self.emit("config.per_rank_batch", role.clone(), FactValue::Int(lo), line);
+            self.emit("config.per_rank_batch_max", role, FactValue::Int(hi), line);
         }
     }
 }
@@ -644,6 +625,16 @@ mod tests {
 
     fn named<'a>(f: &'a [Fact], name: &str) -> Vec<&'a Fact> {
         f.iter().filter(|x| x.name == name).collect()
+    }
+
+    /// The rules that fire on `text` (the judgement is the rules'; these
+    /// tests check the numbers they compare and that they compare right).
+    fn fired(text: &str) -> Vec<String> {
+        crate::diagnose(text).findings.into_iter().map(|f| f.id).collect()
+    }
+
+    fn values(f: &[Fact], name: &str) -> Vec<(String, String)> {
+        named(f, name).iter().map(|x| (x.subject.clone().unwrap_or_default(), x.value.to_text())).collect()
     }
 
     fn one(f: &[Fact], name: &str) -> (Option<String>, String, u32) {
@@ -752,13 +743,18 @@ mod tests {
             "reference:\n  strategy_args:\n    strategy_name: deepspeed_infer\n    strategy_config: ${deepspeed_zero3}\n",
             "critic:\n  strategy_args:\n    #strategy_name: deepspeed_train\n    strategy_name: fsdp2_train\n",
         ));
-        let inv: Vec<_> = named(&f, "config.strategy_invalid")
-            .iter()
-            .map(|x| (x.subject.clone().unwrap(), x.value.to_text()))
-            .collect();
-        assert_eq!(inv, vec![("actor_train".into(), "fsdp2".into()), ("actor_infer".into(), "hf_infer".into())]);
         assert_eq!(one(&f, "config.strategy_config_ref").1, "${deepspeed_zero3}");
         assert_eq!(named(&f, "config.strategy_name").len(), 4);
+        // The rule judges the names: fsdp2 is no strategy, hf_infer not one actor_infer may use.
+        let bad_train = "actor_train:\n  strategy_args:\n    strategy_name: fsdp2\n";
+        let bad_infer = "actor_infer:\n  strategy_args:\n    strategy_name: hf_infer\n";
+        let good = "actor_train:\n  strategy_args:\n    strategy_name: fsdp2_train\nactor_infer:\n  strategy_args:\n    strategy_name: vllm\n";
+        assert!(fired(bad_train).contains(&"strategy-name-invalid".to_string()));
+        assert!(fired(bad_infer).contains(&"strategy-name-invalid".to_string()));
+        assert!(!fired(good).contains(&"strategy-name-invalid".to_string()));
+        // `strategy_name: null` is None.
+        let f = facts("actor_train:\n  strategy_args:\n    strategy_name: null\n");
+        assert_eq!(one(&f, "config.strategy_name").1, "None");
     }
 
     #[test]
@@ -790,12 +786,12 @@ mod tests {
             "reference:\n  strategy_args:\n    strategy_name: fsdp2_infer\n  device_mapping: list(range(8,12))\n",
         ));
         assert_eq!(
-            one(&f, "config.device_mapping_not_contiguous"),
-            (Some("actor_train".into()), "0-1,14-15".into(), 4)
+            values(&f, "config.device_gaps"),
+            vec![("actor_train".into(), "12".into()), ("actor_infer".into(), "0".into())]
         );
-        let tp: Vec<_> = named(&f, "config.tp_mismatch").iter().map(|x| x.value.to_text()).collect();
-        assert_eq!(tp[0], "len(device_mapping)=4 must be divisible by num_gpus_per_worker=3");
-        assert!(tp[1].starts_with("colocated"), "{tp:?}");
+        assert_eq!(values(&f, "config.device_count")[1], ("actor_infer".into(), "4".into()));
+        assert_eq!(values(&f, "config.gpus_per_worker")[1], ("actor_infer".into(), "3".into()));
+        assert!(one(&f, "config.tp_misaligned").1.starts_with("colocated"));
         let p: Vec<_> =
             named(&f, "config.placement").iter().map(|x| (x.subject.clone().unwrap(), x.value.to_text())).collect();
         assert_eq!(
@@ -819,22 +815,31 @@ mod tests {
     fn batch_arithmetic() {
         // 2*2 = 4 samples over 8 DP ranks.
         let f = batch(2, 2, "list(range(0,8))", 1, 1);
-        let lt: Vec<_> =
-            named(&f, "config.batch_lt_dp").iter().map(|x| (x.subject.clone().unwrap(), x.line())).collect();
-        assert_eq!(lt, vec![("actor_train".into(), 1), ("reference".into(), 1)]);
-        // 16*8 = 128 over 8 ranks = 16 per rank < 2*16 = 32.
-        let f = batch(16, 8, "list(range(0,8))", 2, 16);
-        assert_eq!(one(&f, "config.train_steps_zero").2, 6);
-        // 16*8/8 = 16 per rank, not a multiple of 3*4 = 12.
-        let f = batch(16, 8, "list(range(0,8))", 3, 4);
-        assert_eq!(one(&f, "config.batch_not_divisible").2, 1);
-        // Healthy: c34's numbers.
-        let f = batch(16, 8, "list(range(0,8))", 1, 8);
-        assert!(
-            named(&f, "config.batch_lt_dp").is_empty()
-                && named(&f, "config.train_steps_zero").is_empty()
-                && named(&f, "config.batch_not_divisible").is_empty()
+        assert_eq!(one(&f, "config.rollout_samples"), (None, "4".into(), 1));
+        assert_eq!(
+            values(&f, "config.dp_size"),
+            vec![("actor_train".into(), "8".into()), ("reference".into(), "8".into())]
         );
+        assert!(named(&f, "config.per_rank_batch").is_empty(), "no split with fewer samples than ranks");
+        // 16*8 = 128 over 8 ranks = 16 per rank; one step is 2*16 = 32.
+        let f = batch(16, 8, "list(range(0,8))", 2, 16);
+        assert_eq!(values(&f, "config.per_rank_batch"), vec![("actor_train".into(), "16".into())]);
+        assert_eq!(one(&f, "config.step_batch"), (Some("actor_train".into()), "32".into(), 6));
+        // 20*6 = 120 over 8 ranks = 15 each.
+        let f = batch(20, 6, "list(range(0,8))", 3, 4);
+        assert_eq!(values(&f, "config.per_rank_batch_max"), vec![("actor_train".into(), "15".into())]);
+        // What the rules make of them.
+        let text = |rbs, n, pd, gas| {
+            format!("rollout_batch_size: {rbs}\nnum_return_sequences_in_group: {n}\nactor_train:\n  training_args:\n    per_device_train_batch_size: {pd}\n    gradient_accumulation_steps: {gas}\n  strategy_args:\n    strategy_name: fsdp2_train\n  device_mapping: list(range(0,8))\n")
+        };
+        assert!(fired(&text(2, 2, 1, 1)).contains(&"batch-size-lt-chunks".to_string()));
+        assert!(fired(&text(16, 8, 2, 16)).contains(&"lr-decay-steps-zero".to_string()));
+        let not_whole = fired(&text(16, 8, 3, 4));
+        assert!(not_whole.contains(&"batch-size-lt-chunks".to_string()), "{not_whole:?}");
+        assert!(!not_whole.contains(&"lr-decay-steps-zero".to_string()));
+        // Healthy: c34's numbers.
+        let healthy = fired(&text(16, 8, 1, 8));
+        assert!(!healthy.iter().any(|id| id == "batch-size-lt-chunks" || id == "lr-decay-steps-zero"), "{healthy:?}");
     }
 
     #[test]
@@ -854,7 +859,7 @@ mod tests {
     #[test]
     fn no_rlvr_group_size_no_batch_check() {
         let f = facts("rollout_batch_size: 1\nactor_train:\n  strategy_args:\n    strategy_name: fsdp2_train\n  device_mapping: list(range(0,8))\n");
-        assert!(named(&f, "config.batch_lt_dp").is_empty());
+        assert!(named(&f, "config.rollout_samples").is_empty() && named(&f, "config.dp_size").is_empty());
     }
 
     proptest::proptest! {

@@ -2,18 +2,8 @@
 //! `roll/configs/*.py`). Only sections whose fields are known completely are
 //! listed: an unknown key is reported only there, never on a guess.
 
-/// `StrategyArguments.strategy_name` Literal values (ROLL ≥ v0.3.0).
-pub const STRATEGY_NAMES: &[&str] =
-    &["hf_infer", "vllm", "sglang", "megatron_infer", "megatron_train", "fsdp2_train", "fsdp2_infer"];
-
-/// Strategy names removed with DeepSpeed in ROLL v0.3.0.
-pub const REMOVED_STRATEGIES: &[&str] = &["deepspeed_train", "deepspeed_infer", "diffusion_deepspeed_train"];
-
-/// Names that may exist in newer or forked ROLL versions; never reported.
-pub const TOLERATED_STRATEGIES: &[&str] = &["vllm_omni"];
-
-/// What `actor_infer` may use (`assert strategy_name in ["vllm", "sglang"]`).
-pub const INFER_STRATEGIES: &[&str] = &["vllm", "sglang"];
+// Which strategy names ROLL accepts is a rule's judgement: see
+// rules/config/strategy-name-invalid.yaml.
 
 /// Strategies whose `num_gpus_per_worker` ROLL keeps (others are forced to 1).
 pub const MULTI_GPU_WORKER_STRATEGIES: &[&str] = &["hf_infer", "vllm", "sglang"];
