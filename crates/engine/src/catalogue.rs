@@ -95,7 +95,7 @@ impl Catalogue {
             }
         }
         let unexplained_signature = patterns.len();
-        patterns.push(crate::unexplained::PATTERN.to_string());
+        patterns.push(crate::pattern::FAILURE_LIKE.to_string());
         let signatures = match SignatureSet::new(&patterns) {
             Ok(s) => s,
             Err(message) => {
@@ -104,7 +104,7 @@ impl Catalogue {
                 errors.push(RuleError { file: "(all rules)".into(), line: None, message });
                 compiled.clear();
                 by_id.clear();
-                SignatureSet::new(&[crate::unexplained::PATTERN.to_string()]).expect("the failure pattern compiles")
+                SignatureSet::new(&[crate::pattern::FAILURE_LIKE.to_string()]).expect("the failure pattern compiles")
             }
         };
         let unexplained_signature = unexplained_signature.min(signatures.len().saturating_sub(1));

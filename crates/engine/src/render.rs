@@ -25,7 +25,19 @@ pub const LABELS: &[(&str, &str, &str)] = &[
     ("title", "roll-doctor diagnosis", "roll-doctor 诊断报告"),
     ("unexplained", "Failure-like lines no rule explains", "未被任何规则解释的疑似错误行"),
     ("times", "times", "次"),
+    ("you_answered", "You answered", "你的回答"),
+    ("nodes", "Nodes", "节点"),
 ];
+
+/// An evidence line as shown to a user: the pasted text (with its node
+/// when known), or the answer they clicked, in `lang`.
+pub fn evidence_text(e: &crate::report::EvidenceLine, lang: Lang) -> String {
+    match (&e.answer, &e.node) {
+        (Some(a), _) => format!("{}: {}", label("you_answered", lang), a.get(lang)),
+        (None, Some(node)) => format!("[{node}] {}", e.text),
+        (None, None) => e.text.clone(),
+    }
+}
 
 fn unexplained_text(report: &Report, lang: Lang, o: &mut String) {
     if report.unexplained.is_empty() {
@@ -88,12 +100,15 @@ pub fn text(report: &Report, lang: Lang) -> String {
     for (n, f) in report.findings.iter().enumerate() {
         let _ = writeln!(o, "{}. [{}] {}  ({})", n + 1, severity_label(f.severity, lang), t(&f.title, lang), f.id);
         let _ = writeln!(o, "   {}", t(&f.summary, lang));
+        if !f.nodes.is_empty() {
+            let _ = writeln!(o, "   {}: {}", label("nodes", lang), f.nodes.join(", "));
+        }
         if !f.explained_by.is_empty() {
             let _ = writeln!(o, "   {}: {}", label("explained_by", lang), f.explained_by.join(", "));
         }
         let _ = writeln!(o, "   {}:", label("evidence", lang));
         for e in &f.evidence {
-            let _ = writeln!(o, "     {} {}: {}", label("line", lang), e.line, e.text);
+            let _ = writeln!(o, "     {} {}: {}", label("line", lang), e.line, evidence_text(e, lang));
         }
         if f.evidence_total > f.evidence.len() {
             let _ = writeln!(o, "     (+{} {})", f.evidence_total - f.evidence.len(), label("more_lines", lang));
@@ -112,7 +127,7 @@ pub fn text(report: &Report, lang: Lang) -> String {
                 }
                 let _ = writeln!(o, "        {}: {}", label("expect", lang), t(&s.expect, lang));
                 for e in &s.evidence {
-                    let _ = writeln!(o, "        {} {}: {}", label("line", lang), e.line, e.text);
+                    let _ = writeln!(o, "        {} {}: {}", label("line", lang), e.line, evidence_text(e, lang));
                 }
             }
         }
@@ -148,13 +163,16 @@ pub fn markdown(report: &Report, lang: Lang) -> String {
     for f in &report.findings {
         let _ = writeln!(o, "### [{}] {} (`{}`)\n", severity_label(f.severity, lang), t(&f.title, lang), f.id);
         let _ = writeln!(o, "{}\n", t(&f.summary, lang));
+        if !f.nodes.is_empty() {
+            let _ = writeln!(o, "{}: {}\n", label("nodes", lang), f.nodes.join(", "));
+        }
         if !f.explained_by.is_empty() {
             let ids: Vec<String> = f.explained_by.iter().map(|i| format!("`{i}`")).collect();
             let _ = writeln!(o, "{}: {}\n", label("explained_by", lang), ids.join(", "));
         }
         let _ = writeln!(o, "**{}**\n\n```text", label("evidence", lang));
         for e in &f.evidence {
-            let _ = writeln!(o, "{:>5}: {}", e.line, e.text);
+            let _ = writeln!(o, "{:>5}: {}", e.line, evidence_text(e, lang));
         }
         let _ = writeln!(o, "```\n");
         if !f.steps.is_empty() {

@@ -3,8 +3,8 @@
 //! The JSON form of [`Report`] is the CLI's `--format json` and is
 //! documented in `docs/report-schema.md`. Fields are only ever added.
 
-use crate::detect::InputKind;
 use crate::facts::Fact;
+use crate::parse::InputKind;
 use crate::rules::{Fix, Severity};
 use crate::text::Text;
 use serde::Serialize;
@@ -22,7 +22,7 @@ pub struct Report {
     /// Findings, root causes first, then by severity and first evidence line.
     pub findings: Vec<Finding>,
     /// Failure-like lines no rule explains, grouped by shape.
-    pub unexplained: Vec<crate::unexplained::UnexplainedGroup>,
+    pub unexplained: Vec<UnexplainedGroup>,
     /// How the input was split and what each part was taken to be.
     pub segments: Vec<SegmentInfo>,
     /// The nodes the inputs describe (a fact's `node` is an index into this).
@@ -136,6 +136,17 @@ pub struct Finding {
     pub steps: Vec<StepReport>,
     /// Fixes.
     pub fixes: Vec<Fix>,
+}
+
+/// Failure-like lines of one shape.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct UnexplainedGroup {
+    /// The first such line.
+    pub first: EvidenceLine,
+    /// How many lines have this shape.
+    pub count: usize,
+    /// The first few line numbers (in the first line's input).
+    pub lines: Vec<u32>,
 }
 
 /// Evidence lines kept per finding (and lines answering a step).

@@ -413,10 +413,75 @@ mod tests {
     /// A link made by version 1. It must decode forever.
     const FROZEN_V1: &str = "v1=q1YqU7Iy1FEqKs1JLVayUsrPSVHSUcpJzEsHclLzgOy0zLyUzLx0oGR0bC0A";
 
+    /// Real links made by the first release (rule pack `49-…`) from a real
+    /// transcript: `npu-smi info`, an 8-card `hccn_tool -link` loop with
+    /// card 5 DOWN, `ss -tlnp`, `ulimit -n` = 1024 and an EI0006 plog; the
+    /// user had clicked "every card has its own IP" on the timeout's `ip`
+    /// step and picked `ray-nodes-not-joining` as a symptom. One without
+    /// excerpts, one with them. Both must keep giving the report they gave.
+    const FROZEN_V1_TRANSCRIPT: &str = "v1=nZNdb5swFIb_iuWrdgJkY4cPS71rNUWauqrbtIu0qgg4iVdiI2yadlH--46BRtlEdxGQAB-_5-G1j88ev2BBA9x2tbRYYJ6HyzyVdFktcYDrQq8h-HsD30o3nbO9eKV0pfQaBgu8Kcs6rJV-Diuz06DrarVVLnTGhLXZQaBXlEZrWUJYbaXpHITb4i3UppIWni78ZZQGJH4EelH6_yz2WMO_IVtHnv9kXeE6C5neJ4E3OMc_7rw1LAiYxWIWB9hB1OvRoBcIJIfgvzA6DWNnweJpGD8LxqZhs7NgfBqWnAWbjbDrrz9v_8KlE7he9A60FnDWST2SEpbmI4xE_X3KS8YqfJl_-35ziwjqL07yBL1fY5bwoH9Cn_ygs7K14uLiAa9L-wSDF9k-4KBR1RUjGY2DVXVF48vLo8PhCEfarFQtB2uUxPzUVTa48mF8gEO7UeOZbbBgSZpmLEsZOclIqaf7Wc5TyvKZP16nswCx0lplwMEeF9ruwHWP9L05FGKqj2AngYpVA99DFoyKug59O_bUt23jzLbv1g-a7hBg-VrKthkXAcWTYynl68fVHGT9XgyyYTuOMyk9ztzMCSGJQIu7-bVANM5jlrBHFJN4FhIekiykmSCpiEnEOY84S9Bn6Ry4Q9aUz9Ihv2KLYM0RupeFNVrAe2ucRPcFmKtUhWBNyEpdIbeRqCpcgZTu8yLYiMMf";
+    const FROZEN_V1_TRANSCRIPT_NO_EXCERPTS: &str = "v1=hZLBboMwDIbfxeemggZI4bzztsu0QzVNFNI2W3BQE1Z1iHefA2yiEitCgsTx99vBfwtfkIUrODdaWsggStk-FTLcl3tYgc7xSMHvE60V1o2zffJBYanwSJsdnIpCM63wk5XmgpTXaFUpx5wxTJsLBfqMwiDKgsKqkqZxFD7nV4amlJbejn0YhSQJb6SeF77OrgWk2kTj2uu_W5e7xhLp-wzoS53Dy7NvDbKAmoUs3nSru1g4j_EFbDOPRQsYn8fiBSyax5IFLB6xh6fXxxtQ_ILWEmadxJFIuEhHKFj3z5RL_v7KMNI1moPScgDCYBNNc7cdTe6kxsHVkPFEiC3fCh5M0kToJf1pFImQp3HMb09JxEprlaGyLeRoL_I8SHqDDnefMxNdilRB1bQeKNrlWjPvyV71WtXOVL1l_3Fe1_0A";
+
+    /// What those links gave when they were made: per finding its id,
+    /// severity, evidence lines, facts and steps (state, clicked answer).
+    fn summary(r: &Report) -> Vec<String> {
+        r.findings
+            .iter()
+            .map(|f| {
+                let ev: Vec<String> = f.evidence.iter().map(|e| format!("{}:{}", e.line, e.text)).collect();
+                let facts: Vec<String> = f
+                    .facts
+                    .iter()
+                    .map(|x| {
+                        format!("{}[{}]={}@{}", x.name, x.subject.as_deref().unwrap_or(""), x.value.to_text(), x.line())
+                    })
+                    .collect();
+                let steps: Vec<String> = f
+                    .steps
+                    .iter()
+                    .map(|s| {
+                        format!(
+                            "{}={:?}{}",
+                            s.id,
+                            s.state,
+                            s.answer.as_deref().map(|a| format!("({a})")).unwrap_or_default()
+                        )
+                    })
+                    .collect();
+                format!("{} {:?} ev={ev:?} facts={facts:?} steps={steps:?}", f.id, f.severity)
+            })
+            .collect()
+    }
+
     #[test]
     fn old_links_still_decode() {
         // {"v":1,"rules":"old","lang":"en","findings":[]}, raw deflate, base64url: the v1 format.
         let p = decode(FROZEN_V1);
         assert!(p.is_ok(), "{p:?}");
+    }
+
+    #[test]
+    fn a_real_v1_link_keeps_giving_its_report() {
+        let timeout = "EI0006: [PID: 1292363] 2025-04-08-18:07:20.444.436 Getting socket times out. Reason: Remote Rank did not send the data in time.";
+        let want_with_excerpts = vec![
+            r#"hccl-link-down Error ev=["57:link status: DOWN"] facts=["hccn.link_status[5]=DOWN@57"] steps=["link=Answered", "history=Ask", "optical=Ask"]"#.to_string(),
+            r#"ulimit-too-low Error ev=["68:1024"] facts=["ulimit.nofile[]=1024@68"] steps=["limit=Answered", "ray-limit=Ask", "docker=Ask"]"#.to_string(),
+            format!(r#"hccl-connect-timeout Error ev=["71:{timeout}"] facts=[] steps=["link=Answered", "ip=Answered(all-own)", "tls=Ask", "ping=Ask", "timeout=Ask"]"#),
+            r#"ray-nodes-not-joining Error ev=[] facts=[] steps=["ping=Ask", "listen=Answered", "connect=Ask", "firewall=Ask", "env=Ask", "status=Ask"]"#.to_string(),
+        ];
+        let p = decode(FROZEN_V1_TRANSCRIPT).expect("decodes");
+        assert_eq!(p.lang, Lang::Zh);
+        assert_eq!(p.session.answers.len(), 1);
+        let back = report_from(&p);
+        assert!(back.missing.is_empty(), "{:?}", back.missing);
+        assert_eq!(summary(&back.report), want_with_excerpts);
+        // Without excerpts: the same findings, lines and facts; no text.
+        let p = decode(FROZEN_V1_TRANSCRIPT_NO_EXCERPTS).expect("decodes");
+        let back = report_from(&p);
+        let ids: Vec<&str> = back.report.findings.iter().map(|f| f.id.as_str()).collect();
+        assert_eq!(ids, ["hccl-link-down", "ulimit-too-low", "hccl-connect-timeout", "ray-nodes-not-joining"]);
+        let lines: Vec<Vec<u32>> =
+            back.report.findings.iter().map(|f| f.evidence.iter().map(|e| e.line).collect()).collect();
+        assert_eq!(lines, vec![vec![57], vec![68], vec![71], vec![]]);
     }
 }

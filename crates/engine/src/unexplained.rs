@@ -4,33 +4,18 @@
 //! when it has a Python exception (`KeyError: 1`, a bare `AssertionError`),
 //! `ERROR` / `Error:`, or a CANN error code (`EI0006`, `EJ0003`, `EZ9999`:
 //! `[EWI][A-Z0-9]` and four digits). It is scanned by the same single pass
-//! as the rule signatures (its pattern is the last one of the set). Lines
+//! as the rule signatures ([`crate::pattern::FAILURE_LIKE`] is the last
+//! pattern of the set). Lines
 //! that are evidence of a finding are dropped; the rest are grouped by
 //! their shape (digits and hex numbers masked, so the same error from
 //! eight ranks is one group).
 
-use crate::report::EvidenceLine;
-use serde::Serialize;
-
-/// The failure-like pattern, added to the signature set.
-pub const PATTERN: &str =
-    r"\b[A-Z][A-Za-z0-9_]*(?:Error|Exception)\b(?::|\s*$)|\bERROR\b|\bError:|\b[EWI][A-Z0-9][0-9]{4}\b";
+use crate::report::{EvidenceLine, UnexplainedGroup};
 
 /// Groups kept in a report.
 pub const MAX_GROUPS: usize = 50;
 /// Line numbers kept per group.
 pub const MAX_LINES: usize = 5;
-
-/// Failure-like lines of one shape.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct UnexplainedGroup {
-    /// The first such line.
-    pub first: EvidenceLine,
-    /// How many lines have this shape.
-    pub count: usize,
-    /// The first few line numbers (in the first line's input).
-    pub lines: Vec<u32>,
-}
 
 /// The shape of a line: digits and hex numbers masked, spaces collapsed.
 pub fn shape(text: &str) -> String {
@@ -100,14 +85,14 @@ mod tests {
 
     #[test]
     fn pattern_finds_failure_like_lines() {
-        let re = regex::Regex::new(PATTERN).unwrap();
+        let re = crate::pattern::compile(crate::pattern::FAILURE_LIKE).unwrap();
         for yes in
             ["KeyError: 1", "AssertionError", "[ERROR] boom", "Error: x", "EZ9999: Inner Error!", "foo EJ0003: bind"]
         {
-            assert!(re.is_match(yes), "{yes}");
+            assert!(re.is_match(yes.as_bytes()), "{yes}");
         }
         for no in ["INFO all good", "error_count=0", "ERRORS=0", "step 20260819"] {
-            assert!(!re.is_match(no), "{no}");
+            assert!(!re.is_match(no.as_bytes()), "{no}");
         }
     }
 }

@@ -6,6 +6,8 @@
 use roll_doctor_engine::catalogue;
 use std::collections::BTreeSet;
 
+mod common;
+
 const CANONICAL: &[&str] = &[
     "npu-not-visible-in-container",
     "cann-env-not-sourced",
@@ -92,11 +94,8 @@ fn every_canonical_id_is_a_rule_with_titles_steps_and_fixes() {
 
 #[test]
 fn list_matches_the_shared_catalogue() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/domain/catalogue.md");
-    let Ok(md) = std::fs::read_to_string(&path) else {
-        eprintln!("skipped: {} not found", path.display());
-        return;
-    };
+    let Some(path) = common::shared("domain/catalogue.md") else { return };
+    let md = std::fs::read_to_string(&path).expect("catalogue.md is readable");
     let from_md = ids_from_catalogue(&md);
     let ours: BTreeSet<String> = CANONICAL.iter().map(|s| s.to_string()).collect();
     assert_eq!(from_md, ours, "the catalogue's section 0 and CANONICAL differ");

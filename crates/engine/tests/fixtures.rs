@@ -7,7 +7,7 @@
 //! `INSTA_UPDATE=always cargo test -p roll-doctor-engine --test fixtures`
 //! and review the diff.
 
-use roll_doctor_engine::{diagnose, Report, StepState};
+use roll_doctor_engine::{catalogue, diagnose, Report, Severity, StepState};
 use std::fmt::Write;
 
 /// A compact, stable summary of a report: what a reviewer needs to see.
@@ -46,4 +46,45 @@ fn fixtures() {
         let text = std::fs::read_to_string(path).unwrap();
         insta::assert_snapshot!(summary(&diagnose(&text)));
     });
+}
+
+/// The naming contract: `<rule-id>.txt` and `<rule-id>--<variant>.txt`
+/// give that rule, `healthy--*.txt` gives nothing at error or warn level.
+#[test]
+fn fixtures_give_the_rule_they_are_named_after() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.path()).collect();
+    files.sort();
+    let mut failures = Vec::new();
+    let mut named = 0;
+    for path in files.iter().filter(|p| p.extension().is_some_and(|x| x == "txt")) {
+        let stem = path.file_stem().unwrap().to_string_lossy().to_string();
+        let id = stem.split("--").next().unwrap();
+        let r = diagnose(&std::fs::read_to_string(path).unwrap());
+        if id == "healthy" {
+            let bad: Vec<_> = r
+                .findings
+                .iter()
+                .filter(|f| matches!(f.severity, Severity::Error | Severity::Warn))
+                .map(|f| f.id.as_str())
+                .collect();
+            if !bad.is_empty() {
+                failures.push(format!("{stem}: healthy input gives {bad:?}"));
+            }
+            continue;
+        }
+        if catalogue().rule(id).is_none() {
+            failures.push(format!("{stem}: no rule {id} (name fixtures <rule-id>[--variant].txt or healthy--…)"));
+            continue;
+        }
+        named += 1;
+        if !r.findings.iter().any(|f| f.id == id) {
+            failures.push(format!(
+                "{stem}: does not give {id}: {:?}",
+                r.findings.iter().map(|f| &f.id).collect::<Vec<_>>()
+            ));
+        }
+    }
+    assert!(named > 50, "only {named} fixtures named after a rule");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

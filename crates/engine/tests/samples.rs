@@ -7,12 +7,8 @@
 //! warn level. Info findings beyond the expected ones are allowed.
 
 use roll_doctor_engine::{diagnose, Severity};
-use std::path::PathBuf;
 
-fn samples_dir() -> Option<PathBuf> {
-    let d = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/samples");
-    d.is_dir().then_some(d)
-}
+mod common;
 
 /// Parses `#% expected: a, b (comment)` into ids.
 fn expected(header: &str) -> Vec<String> {
@@ -29,10 +25,7 @@ fn expected(header: &str) -> Vec<String> {
 
 #[test]
 fn shared_samples_give_their_expected_findings() {
-    let Some(dir) = samples_dir() else {
-        eprintln!("skipped: ../shared/samples not found");
-        return;
-    };
+    let Some(dir) = common::shared("samples") else { return };
     let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.path()).collect();
     files.retain(|p| p.extension().is_some_and(|x| x == "txt"));
     files.sort();

@@ -78,7 +78,7 @@ fn looks_like_exception(ty: &str) -> bool {
 /// set (a Unicode `\b` is slow on non-ASCII lines).
 fn failure_like() -> &'static regex::bytes::Regex {
     static RE: std::sync::OnceLock<regex::bytes::Regex> = std::sync::OnceLock::new();
-    RE.get_or_init(|| crate::pattern::compile(crate::unexplained::PATTERN).expect("the failure-like pattern compiles"))
+    RE.get_or_init(|| crate::pattern::compile(crate::pattern::FAILURE_LIKE).expect("the failure-like pattern compiles"))
 }
 
 /// True for a line shaped like a YAML mapping entry: indented `key: value`,
