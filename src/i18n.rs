@@ -84,6 +84,9 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("kind_pip-list", "pip package list", "pip 包列表"),
     ("kind_ray-status", "ray status output", "ray status 输出"),
     ("kind_docker-run", "docker run command", "docker run 命令"),
+    ("kind_ascend-version", "Ascend version file", "昇腾版本文件"),
+    ("kind_node-info", "host name and addresses", "主机名和地址"),
+    ("kind_expected-nodes", "expected nodes", "预期节点"),
     ("kind_unrecognised", "not recognised", "未识别"),
     // inputs
     ("input_n", "Input {n}", "输入 {n}"),
@@ -249,6 +252,9 @@ pub fn kind_key(kind: InputKind) -> &'static str {
         InputKind::PipList => "kind_pip-list",
         InputKind::RayStatus => "kind_ray-status",
         InputKind::DockerRun => "kind_docker-run",
+        InputKind::AscendVersion => "kind_ascend-version",
+        InputKind::NodeInfo => "kind_node-info",
+        InputKind::ExpectedNodes => "kind_expected-nodes",
         InputKind::Unrecognised => "kind_unrecognised",
     }
 }

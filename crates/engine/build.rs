@@ -1,7 +1,7 @@
 //! Embeds every rule file under `rules/` (at the workspace root) into the
 //! engine: writes `$OUT_DIR/rule_files.rs`, a sorted list of
-//! `(path, include_str!(…))` pairs (`RULE_FILES`, and `DATA_FILES` for the
-//! tables under `rules/cann/`). Sorting keeps the build reproducible.
+//! `(path, include_str!(…))` pairs (`RULE_FILES`; the CANN code table under
+//! `rules/cann/` is not a rule and is embedded by `crate::cann`). Sorting keeps the build reproducible.
 
 use std::path::{Path, PathBuf};
 
@@ -25,18 +25,16 @@ fn main() {
     let mut files = Vec::new();
     collect(&rules_dir, &mut files);
     files.sort();
-    // `cann/` holds the CANN error-code table, data of another shape than a rule.
-    let mut src = String::new();
-    for (name, want_data) in [("RULE_FILES", false), ("DATA_FILES", true)] {
-        src.push_str(&format!("pub(crate) static {name}: &[(&str, &str)] = &[\n"));
-        for f in &files {
-            let rel = f.strip_prefix(&rules_dir).unwrap().to_string_lossy().replace('\\', "/");
-            if rel.starts_with("cann/") == want_data {
-                src.push_str(&format!("    ({:?}, include_str!({:?})),\n", rel, f.to_string_lossy()));
-            }
+    // `cann/` holds the CANN error-code table, data of another shape than a
+    // rule (crate::cann embeds it).
+    let mut src = String::from("pub(crate) static RULE_FILES: &[(&str, &str)] = &[\n");
+    for f in &files {
+        let rel = f.strip_prefix(&rules_dir).unwrap().to_string_lossy().replace('\\', "/");
+        if !rel.starts_with("cann/") {
+            src.push_str(&format!("    ({:?}, include_str!({:?})),\n", rel, f.to_string_lossy()));
         }
-        src.push_str("];\n");
     }
+    src.push_str("];\n");
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("rule_files.rs");
     std::fs::write(out, src).unwrap();
 }

@@ -22,10 +22,12 @@ pub struct Catalogue {
     pub rules: Vec<Rule>,
     pub(crate) exprs: Vec<Expr>,
     /// Every signature of every rule, compiled once, plus (last) the
-    /// failure-like pattern of [`crate::unexplained`].
+    /// failure-like pattern of [`crate::unexplained`] and the CANN code pattern.
     pub signatures: SignatureSet,
     /// Index of the failure-like pattern in `signatures`.
     pub unexplained_signature: usize,
+    /// Index of the CANN error-code pattern ([`crate::cann::SIGNATURE`]) in `signatures`.
+    pub cann_signature: usize,
     /// Files that failed to load. Always empty for the embedded rules of a
     /// tested build; for extra files, what to show their author.
     pub errors: Vec<RuleError>,
@@ -96,6 +98,8 @@ impl Catalogue {
         }
         let unexplained_signature = patterns.len();
         patterns.push(crate::pattern::FAILURE_LIKE.to_string());
+        let cann_signature = patterns.len();
+        patterns.push(crate::cann::SIGNATURE.to_string());
         let signatures = match SignatureSet::new(&patterns) {
             Ok(s) => s,
             Err(message) => {
@@ -104,14 +108,26 @@ impl Catalogue {
                 errors.push(RuleError { file: "(all rules)".into(), line: None, message });
                 compiled.clear();
                 by_id.clear();
-                SignatureSet::new(&[crate::pattern::FAILURE_LIKE.to_string()]).expect("the failure pattern compiles")
+                let built_in = [crate::pattern::FAILURE_LIKE.to_string(), crate::cann::SIGNATURE.to_string()];
+                SignatureSet::new(&built_in).expect("the built-in patterns compile")
             }
         };
-        let unexplained_signature = unexplained_signature.min(signatures.len().saturating_sub(1));
+        let (unexplained_signature, cann_signature) =
+            if signatures.len() == 2 { (0, 1) } else { (unexplained_signature, cann_signature) };
         let files = embedded.iter().map(|(f, s)| (*f, *s)).chain(extra.iter().map(|(f, s)| (f.as_str(), s.as_str())));
         let version = format!("{}-{:08x}", compiled.len(), checksum(files));
         let (rules, exprs) = compiled.into_iter().unzip();
-        Catalogue { rules, exprs, signatures, unexplained_signature, errors, extra: extra_ids, by_id, version }
+        Catalogue {
+            rules,
+            exprs,
+            signatures,
+            unexplained_signature,
+            cann_signature,
+            errors,
+            extra: extra_ids,
+            by_id,
+            version,
+        }
     }
 
     /// The rule pack's version: the number of rules and a checksum of their
@@ -139,11 +155,6 @@ pub fn pack_version() -> &'static str {
 /// The embedded rule files, `(path under rules/, contents)`.
 pub fn rule_files() -> &'static [(&'static str, &'static str)] {
     RULE_FILES
-}
-
-/// The embedded data tables (`rules/cann/…`), `(path under rules/, contents)`.
-pub fn data_files() -> &'static [(&'static str, &'static str)] {
-    DATA_FILES
 }
 
 /// The embedded catalogue, loaded on first use.

@@ -125,6 +125,12 @@ pub fn collect(cat: &Catalogue, inputs: &[Input]) -> Collected {
                         }
                         last = h.line;
                     }
+                    // A CANN error code on the line becomes a fact (crate::cann).
+                    if h.signature == cat.cann_signature {
+                        if let Some(l) = hit_lines.last().filter(|l| l.no == h.line) {
+                            crate::cann::facts_for_line(at, seg_index, node, &l.text, &mut c.facts);
+                        }
+                    }
                 }
             }
             seg_index += 1;
@@ -219,6 +225,7 @@ fn fire(
 
 /// What building a finding needs to know beyond its rule.
 struct Ctx<'a> {
+    cat: &'a Catalogue,
     c: &'a Collected,
     ev: &'a Evidence<'a>,
     session: &'a Session,
@@ -231,7 +238,7 @@ impl Ctx<'_> {
         node.and_then(|n| self.c.nodes.get(n as usize).cloned())
     }
 
-    fn evidence_of_fact(&self, f: &Fact, cat: &Catalogue) -> EvidenceLine {
+    fn evidence_of_fact(&self, f: &Fact) -> EvidenceLine {
         let multi = self.c.inputs > 1;
         match &f.origin {
             Origin::Line { at, text, .. } => EvidenceLine {
@@ -246,7 +253,8 @@ impl Ctx<'_> {
                 line: 0,
                 text: String::new(),
                 node: None,
-                answer: cat
+                answer: self
+                    .cat
                     .rule(&a.rule)
                     .and_then(|r| r.steps.iter().find(|s| s.id == a.step))
                     .and_then(|s| s.answers.iter().find(|o| o.id == a.answer))
@@ -287,7 +295,7 @@ fn step_facts(ctx: &Ctx<'_>, name: &str, subject: Option<&str>, nodes: &BTreeSet
 }
 
 /// Step 4: one finding, with its evidence, steps and fixes filled in.
-fn finding(cat: &Catalogue, rule: &Rule, fired: &Fired, ctx: &Ctx<'_>) -> (Finding, BTreeSet<usize>) {
+fn finding(rule: &Rule, fired: &Fired, ctx: &Ctx<'_>) -> (Finding, BTreeSet<usize>) {
     let why = &fired.why;
     let facts: Vec<&Fact> = why.facts.iter().map(|&i| &ctx.ev.facts[i]).collect();
     let nodes: BTreeSet<Option<NodeId>> =
@@ -295,7 +303,7 @@ fn finding(cat: &Catalogue, rule: &Rule, fired: &Fired, ctx: &Ctx<'_>) -> (Findi
     let node_names: Vec<String> = nodes.iter().filter_map(|n| ctx.node_name(*n)).collect();
 
     // Evidence: fact lines and hit lines, one entry per line, in input order.
-    let mut lines: Vec<EvidenceLine> = facts.iter().map(|f| ctx.evidence_of_fact(f, cat)).collect();
+    let mut lines: Vec<EvidenceLine> = facts.iter().map(|f| ctx.evidence_of_fact(f)).collect();
     let hit_refs: BTreeSet<HitRef> = why.hits.iter().map(|(h, _)| *h).collect();
     lines.extend(hit_refs.iter().map(|h| ctx.evidence_of_hit(*h)));
     lines.sort();
@@ -332,7 +340,7 @@ fn finding(cat: &Catalogue, rule: &Rule, fired: &Fired, ctx: &Ctx<'_>) -> (Findi
             };
             step_support.extend(answering.iter().copied().filter(|&i| ctx.ev.facts[i].line_ref().is_some()));
             let evidence: Vec<EvidenceLine> =
-                answering.iter().map(|&i| ctx.evidence_of_fact(&ctx.ev.facts[i], cat)).collect();
+                answering.iter().map(|&i| ctx.evidence_of_fact(&ctx.ev.facts[i])).collect();
             let answered = !evidence.is_empty() || clicked.is_some();
             StepReport {
                 id: s.id.clone(),
@@ -370,6 +378,115 @@ fn finding(cat: &Catalogue, rule: &Rule, fired: &Fired, ctx: &Ctx<'_>) -> (Findi
         fixes,
     };
     (finding, step_support)
+}
+
+/// The id of the CANN error-code layer's finding.
+pub const CANN_FINDING: &str = "cann-error-code";
+
+/// Step 6: CANN error codes on lines no finding rests on. Codes the table
+/// explains become one `cann-error-code` finding (after the findings of the
+/// same severity: a specific rule is always the better lead); the others
+/// are returned, to be named in the unexplained panel.
+fn cann_layer(
+    ctx: &Ctx<'_>,
+    explained: &HashSet<LineRef>,
+    list: &mut Vec<Finding>,
+    support: &mut Support,
+) -> Vec<String> {
+    let table = crate::cann::table();
+    // Codes the findings' rules say they explain.
+    let absorbed: BTreeSet<&str> =
+        list.iter().filter_map(|f| ctx.cat.rule(&f.id)).flat_map(|r| r.codes.iter().map(String::as_str)).collect();
+    let loose: Vec<usize> = ctx
+        .ev
+        .named(crate::cann::FACTS[0].name)
+        .iter()
+        .copied()
+        .filter(|&i| ctx.ev.facts[i].line_ref().is_some_and(|l| !explained.contains(&l)))
+        .filter(|&i| !absorbed.contains(ctx.ev.facts[i].value.to_text().as_str()))
+        .collect();
+    let mut known: Vec<&crate::cann::Code> = Vec::new();
+    let mut unknown: Vec<String> = Vec::new();
+    for &i in &loose {
+        let code = ctx.ev.facts[i].value.to_text();
+        match table.code(&code) {
+            Some(c) if !known.iter().any(|k| k.code == c.code) => known.push(c),
+            Some(_) => {}
+            None if !unknown.contains(&code) => unknown.push(code),
+            None => {}
+        }
+    }
+    if known.is_empty() {
+        return unknown;
+    }
+    // At most a handful of codes get their checks listed; the rest are named.
+    const MAX_CODES: usize = 6;
+    let cited: Vec<usize> =
+        loose.iter().copied().filter(|&i| known.iter().any(|k| k.code == ctx.ev.facts[i].value.to_text())).collect();
+    let facts: Vec<Fact> = cited.iter().map(|&i| ctx.ev.facts[i].clone()).collect();
+    let mut evidence: Vec<EvidenceLine> = facts.iter().map(|f| ctx.evidence_of_fact(f)).collect();
+    evidence.sort();
+    evidence.dedup_by(|a, b| a.input == b.input && a.line == b.line);
+    let total = evidence.len();
+    evidence.truncate(MAX_EVIDENCE);
+    let codes: Vec<String> = known.iter().map(|k| k.code.clone()).collect();
+    let title = match known.as_slice() {
+        [one] => crate::cann::texts::title_one(&one.code, &one.title),
+        _ => crate::cann::texts::title_many(&codes),
+    };
+    let mut summary = crate::cann::texts::intro();
+    for k in known.iter().take(MAX_CODES) {
+        let component = table.component(&k.code).map(|p| crate::cann::texts::component(&k.code, &p.component));
+        let add = |s: &mut String, t: &str| {
+            s.push_str("\n\n");
+            s.push_str(t);
+        };
+        let head_en = format!("{}: {}", k.code, k.meaning.en);
+        let head_zh = format!("{}：{}", k.code, k.meaning.zh);
+        add(&mut summary.en, &head_en);
+        add(&mut summary.zh, &head_zh);
+        if let Some(c) = component {
+            summary.en.push(' ');
+            summary.en.push_str(&c.en);
+            summary.zh.push_str(&c.zh);
+        }
+    }
+    let mut steps = Vec::new();
+    for k in known.iter().take(MAX_CODES) {
+        for (n, check) in k.checks.iter().enumerate() {
+            steps.push(StepReport {
+                id: format!("{}-{}", k.code, n + 1),
+                title: crate::Text::new(check.en.clone(), check.zh.clone()),
+                run: check.run.clone(),
+                expect: k.title.clone(),
+                state: StepState::Ask,
+                evidence: Vec::new(),
+                answers: Vec::new(),
+                answer: None,
+            });
+        }
+    }
+    let grep = format!("grep -rn -E \"{}\" ~/ascend/log/debug/plog/ | head -n 20", codes.join("|"));
+    let severity =
+        if codes.iter().all(|c| c.starts_with('W')) { crate::Severity::Warn } else { crate::Severity::Error };
+    let finding = Finding {
+        id: CANN_FINDING.to_string(),
+        severity,
+        title,
+        summary,
+        evidence,
+        evidence_total: total,
+        nodes: facts.iter().filter_map(|f| ctx.node_name(f.node)).collect::<BTreeSet<_>>().into_iter().collect(),
+        explained_by: Vec::new(),
+        from_symptom: false,
+        facts,
+        steps,
+        fixes: vec![crate::rules::Fix { title: crate::cann::texts::fix_title(), commands: vec![grep], yaml: None }],
+    };
+    support.facts.extend(cited);
+    let at = list.iter().position(|f| f.from_symptom || f.severity > severity).unwrap_or(list.len());
+    list.insert(at, finding);
+    unknown
 }
 
 /// What a report's findings rest on: what a share link needs to carry to
@@ -414,11 +531,11 @@ pub fn evaluate_full(cat: &Catalogue, c: &Collected, session: &Session, only: Op
     let fired = fire(cat, &ev, &node_scopes(c), session, only);
 
     let cited: BTreeSet<usize> = fired.iter().flat_map(|f| f.why.facts.iter().copied()).collect();
-    let ctx = Ctx { c, ev: &ev, session, cited: &cited };
+    let ctx = Ctx { cat, c, ev: &ev, session, cited: &cited };
     let mut support = Support::default();
     let mut list = Vec::with_capacity(fired.len());
     for f in &fired {
-        let (finding, step_support) = finding(cat, &cat.rules[f.rule], f, &ctx);
+        let (finding, step_support) = finding(&cat.rules[f.rule], f, &ctx);
         support.facts.extend(f.why.facts.iter().copied());
         support.facts.extend(step_support);
         support.hits.extend(f.why.hits.iter().copied());
@@ -439,15 +556,28 @@ pub fn evaluate_full(cat: &Catalogue, c: &Collected, session: &Session, only: Op
     }
     order(&mut list, &outranks);
 
-    // Failure-like lines that no finding rests on.
+    // Lines some finding rests on.
     let mut explained: HashSet<LineRef> = support.hits.iter().map(|(h, _)| h.at).collect();
+    explained.extend(support.facts.iter().filter_map(|&i| facts[i].line_ref()));
+    let unknown_codes = if only.is_none_or(|ids| ids.iter().any(|id| id == CANN_FINDING)) {
+        cann_layer(&ctx, &explained, &mut list, &mut support)
+    } else {
+        Vec::new()
+    };
     explained.extend(support.facts.iter().filter_map(|&i| facts[i].line_ref()));
     let mut failure_like: Vec<HitRef> = ev.hits_by_sig.get(cat.unexplained_signature).cloned().unwrap_or_default();
     failure_like.sort();
     failure_like.dedup_by_key(|h| h.at);
-    let unexplained = unexplained::group(
+    let mut unexplained = unexplained::group(
         failure_like.into_iter().filter(|h| !explained.contains(&h.at)).map(|h| ctx.evidence_of_hit(h)).collect(),
     );
+    // A code the table does not explain is still named with its component.
+    for g in &mut unexplained {
+        let code = crate::cann::codes_in(&g.first.text).into_iter().find(|c| unknown_codes.contains(c));
+        if let Some((code, p)) = code.and_then(|c| crate::cann::table().component(&c).map(|p| (c.clone(), p))) {
+            g.note = Some(crate::cann::texts::unknown(&code, &p.component));
+        }
+    }
     let report = Report {
         schema: SCHEMA,
         rules_version: cat.version().to_string(),

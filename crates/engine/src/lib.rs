@@ -24,6 +24,7 @@
 
 #![deny(missing_docs)]
 
+pub mod cann;
 pub mod catalogue;
 pub mod detect;
 pub mod diagnose;

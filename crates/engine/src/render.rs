@@ -54,6 +54,9 @@ fn unexplained_text(report: &Report, lang: Lang, o: &mut String) {
             g.count,
             label("times", lang)
         );
+        if let Some(note) = &g.note {
+            let _ = writeln!(o, "    {}", note.get(lang));
+        }
     }
 }
 

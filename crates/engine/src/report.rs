@@ -147,6 +147,10 @@ pub struct UnexplainedGroup {
     pub count: usize,
     /// The first few line numbers (in the first line's input).
     pub lines: Vec<u32>,
+    /// What is known about it: for a CANN error code no table entry
+    /// explains, the component its letters name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<Text>,
 }
 
 /// Evidence lines kept per finding (and lines answering a step).

@@ -59,7 +59,7 @@ pub fn group(lines: Vec<EvidenceLine>) -> Vec<UnexplainedGroup> {
                     continue;
                 }
                 index.insert(key.clone(), groups.len());
-                groups.push((key, UnexplainedGroup { lines: vec![l.line], first: l, count: 1 }));
+                groups.push((key, UnexplainedGroup { lines: vec![l.line], first: l, count: 1, note: None }));
             }
         }
     }

@@ -218,6 +218,36 @@ pub fn parse(src: &str) -> Result<Option<Node>, YamlError> {
     Ok(root)
 }
 
+/// Converts a YAML tree into JSON so serde can check it (rule files, the
+/// CANN code table).
+/// Plain scalars are resolved (ints, floats, bools, null); quoted and block
+/// scalars stay strings.
+pub fn to_json(node: &Node) -> serde_json::Value {
+    use serde_json::Value as J;
+    match &node.value {
+        Value::Map(entries) => {
+            J::Object(entries.iter().map(|(k, v)| (k.as_str().unwrap_or("").to_string(), to_json(v))).collect())
+        }
+        Value::Seq(items) => J::Array(items.iter().map(to_json).collect()),
+        Value::Alias => J::Null,
+        Value::Scalar { text, quoted: true } => J::String(text.clone()),
+        Value::Scalar { text, quoted: false } => match node.type_name() {
+            "null" => J::Null,
+            "bool" => {
+                J::Bool(matches!(text.as_str(), "true" | "True" | "TRUE" | "yes" | "Yes" | "YES" | "on" | "On" | "ON"))
+            }
+            "int" => node.as_int().map(J::from).unwrap_or(J::String(text.clone())),
+            "float" => text
+                .parse::<f64>()
+                .ok()
+                .and_then(serde_json::Number::from_f64)
+                .map(J::Number)
+                .unwrap_or(J::String(text.clone())),
+            _ => J::String(text.clone()),
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -30,13 +30,19 @@ pub enum InputKind {
     RayStatus,
     /// A `docker run …` command line.
     DockerRun,
+    /// The Ascend driver's, firmware's or CANN's version file.
+    AscendVersion,
+    /// `hostname`, `hostname -I`, `ip addr`: which machine a node is.
+    NodeInfo,
+    /// The collector's `expected nodes` section.
+    ExpectedNodes,
     /// Nothing we recognise with confidence.
     Unrecognised,
 }
 
 impl InputKind {
     /// Every kind, for listings and overrides.
-    pub const ALL: [InputKind; 12] = [
+    pub const ALL: [InputKind; 15] = [
         InputKind::Log,
         InputKind::RollConfig,
         InputKind::NpuSmi,
@@ -48,6 +54,9 @@ impl InputKind {
         InputKind::PipList,
         InputKind::RayStatus,
         InputKind::DockerRun,
+        InputKind::AscendVersion,
+        InputKind::NodeInfo,
+        InputKind::ExpectedNodes,
         InputKind::Unrecognised,
     ];
 }

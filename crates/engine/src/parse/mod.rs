@@ -17,12 +17,15 @@
 use crate::facts::{Fact, FactDef, FactValue, LineRef, NodeId, Origin, ValueType};
 use crate::segment::{Line, Segment};
 
+pub mod ascend_version;
+pub mod collector;
 pub mod combine;
 pub mod docker_run;
 pub mod env;
 pub mod hccn_tool;
 pub mod ip_route;
 mod kind;
+pub mod node_info;
 pub mod npu_smi;
 pub mod pip_list;
 pub mod ray_status;
@@ -168,6 +171,36 @@ pub const PARSERS: &[Parser] = &[
         cluster_wide: false,
     },
     Parser {
+        kind: InputKind::AscendVersion,
+        code: "ascend-version",
+        command: ascend_version::command,
+        score: ascend_version::score,
+        parse: ascend_version::parse,
+        facts: ascend_version::FACTS,
+        scanned: false,
+        cluster_wide: false,
+    },
+    Parser {
+        kind: InputKind::NodeInfo,
+        code: "node-info",
+        command: node_info::command,
+        score: node_info::score,
+        parse: node_info::parse,
+        facts: node_info::FACTS,
+        scanned: false,
+        cluster_wide: false,
+    },
+    Parser {
+        kind: InputKind::ExpectedNodes,
+        code: "expected-nodes",
+        command: collector::command,
+        score: collector::score,
+        parse: collector::parse,
+        facts: collector::FACTS,
+        scanned: false,
+        cluster_wide: true,
+    },
+    Parser {
         kind: InputKind::Log,
         code: "log",
         command: traceback::command,
@@ -275,7 +308,7 @@ pub fn fact_defs() -> impl Iterator<Item = &'static FactDef> {
         // A list shared by two kinds (logs and unrecognised text) counts once.
         .filter(|(i, p)| !PARSERS[..*i].iter().any(|q| q.facts == p.facts))
         .flat_map(|(_, p)| p.facts.iter());
-    parsers.chain(combine::FACTS.iter().flat_map(|l| l.iter())).chain(ANSWER_FACTS.iter())
+    parsers.chain(combine::FACTS.iter().flat_map(|l| l.iter())).chain(crate::cann::FACTS).chain(ANSWER_FACTS.iter())
 }
 
 /// The declaration of a fact name.

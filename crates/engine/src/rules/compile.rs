@@ -127,6 +127,17 @@ fn subject_sel(path: &str, v: &Option<J>) -> Res<SubjectSel> {
         None => SubjectSel::Any,
         Some(J::String(s)) => SubjectSel::Is(s.clone()),
         Some(J::Number(n)) => SubjectSel::Is(n.to_string()),
+        Some(J::Array(items)) => {
+            let mut out = Vec::new();
+            for x in items {
+                match x {
+                    J::String(s) => out.push(s.clone()),
+                    J::Number(n) => out.push(n.to_string()),
+                    x => return fail(path, format!("a subject list holds texts, not {}", describe(x))),
+                }
+            }
+            SubjectSel::In(out)
+        }
         Some(J::Object(map)) => {
             let Some(J::String(name)) = map.get("fact") else {
                 return fail(path, "subject: a text, or `{ fact: NAME, subject: S }`");
@@ -168,16 +179,20 @@ pub(crate) fn compile_cond(c: &Cond, path: &str, patterns: &mut Vec<String>) -> 
         c.not_matches.is_some(),
     ];
     let has_test = tests_given.iter().any(|b| *b);
-    let quants: Vec<Quant> = [
-        (c.absent, Quant::Absent),
-        (c.every, Quant::Every),
-        (c.differs, Quant::Differs),
-        (c.duplicate, Quant::Duplicate),
-    ]
-    .iter()
-    .filter(|(b, _)| *b == Some(true))
-    .map(|(_, q)| *q)
-    .collect();
+    let differs = match &c.differs {
+        None | Some(J::Bool(false)) => None,
+        Some(J::Bool(true)) => Some(Quant::Differs),
+        Some(J::String(s)) if s == "per_subject" => Some(Quant::DiffersPerSubject),
+        Some(x) => {
+            return fail(&format!("{path}.differs"), format!("differs is true or per_subject, not {}", describe(x)))
+        }
+    };
+    let mut quants: Vec<Quant> = [(c.absent, Quant::Absent), (c.every, Quant::Every), (c.duplicate, Quant::Duplicate)]
+        .iter()
+        .filter(|(b, _)| *b == Some(true))
+        .map(|(_, q)| *q)
+        .collect();
+    quants.extend(differs);
     if c.signature.is_none() && c.min_count.is_some() {
         return fail(path, "min_count only goes with signature");
     }
@@ -259,6 +274,14 @@ pub(crate) fn compile_cond(c: &Cond, path: &str, patterns: &mut Vec<String>) -> 
 /// Type-checks the parts of a rule outside its condition: the facts that
 /// answer steps, the facts clicked answers stand for, and the templates.
 fn check_rest(rule: &Rule) -> Res<()> {
+    for (i, code) in rule.codes.iter().enumerate() {
+        if crate::cann::codes_in(&format!("{code}: x")) != [code.clone()] {
+            return fail(
+                &format!("codes[{i}]"),
+                format!("{code:?} is not a CANN error code (E or W, a module character, four digits)"),
+            );
+        }
+    }
     for (i, s) in rule.steps.iter().enumerate() {
         let p = format!("steps[{i}]");
         if let Some(name) = &s.answered_by {

@@ -8,7 +8,7 @@
 
 use crate::facts::{Fact, FactValue, LineRef, NodeId};
 use regex::bytes::Regex;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// How many operand facts one fact is compared with at most (a hostile
 /// paste with a million `npu.count` facts must not make a rule quadratic).
@@ -51,6 +51,7 @@ pub(crate) enum Test {
 pub(crate) enum SubjectSel {
     Any,
     Is(String),
+    In(Vec<String>),
     /// The subject equals the value of such a fact.
     FromFact {
         name: &'static str,
@@ -63,6 +64,7 @@ pub(crate) enum Quant {
     Some,
     Every,
     Differs,
+    DiffersPerSubject,
     Duplicate,
     Absent,
 }
@@ -260,6 +262,7 @@ impl FactCond {
                 match (&self.subject, &from) {
                     (SubjectSel::Any, _) => true,
                     (SubjectSel::Is(want), _) => s == Some(want.as_str()),
+                    (SubjectSel::In(list), _) => s.is_some_and(|s| list.iter().any(|w| w == s)),
                     (SubjectSel::FromFact { .. }, Some((texts, _))) => s.is_some_and(|s| texts.iter().any(|t| t == s)),
                     _ => false,
                 }
@@ -290,6 +293,15 @@ impl FactCond {
                 passing
             }
             Quant::Differs => odd_ones_out(ev, &passing),
+            Quant::DiffersPerSubject => {
+                let mut by_subject: BTreeMap<Option<&str>, Vec<usize>> = BTreeMap::new();
+                for &i in &passing {
+                    by_subject.entry(ev.facts[i].subject.as_deref()).or_default().push(i);
+                }
+                let mut out: Vec<usize> = by_subject.values().flat_map(|list| odd_ones_out(ev, list)).collect();
+                out.sort_unstable();
+                out
+            }
             Quant::Duplicate => duplicated(ev, &passing),
             Quant::Absent => unreachable!("handled above"),
         };

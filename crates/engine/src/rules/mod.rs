@@ -121,8 +121,9 @@ pub struct Cond {
     /// A declared fact name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fact: Option<String>,
-    /// Only facts about this subject: a literal (`'6379'`), or `{ fact: NAME,
-    /// subject: S }` for "the subject named by that fact's value".
+    /// Only facts about this subject: a literal (`'6379'`), a list of them
+    /// (`[torch, torch-npu]`), or `{ fact: NAME, subject: S }` for "the
+    /// subject named by that fact's value".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subject: Option<serde_json::Value>,
     /// The value equals this (a literal, or `{ fact: … }`).
@@ -167,10 +168,12 @@ pub struct Cond {
     /// True: every such fact passes the tests (and there is one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub every: Option<bool>,
-    /// True: the facts that pass the tests do not all have the same value
-    /// (card against card, node against node). Evidence: the odd ones out.
+    /// `true`: the facts that pass the tests do not all have the same value
+    /// (card against card). `per_subject`: for some subject, its facts do
+    /// not all have the same value (torch-npu on one node against another).
+    /// Evidence: the odd ones out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub differs: Option<bool>,
+    pub differs: Option<serde_json::Value>,
     /// True: some value is carried by two or more different subjects (or
     /// the same subject on different nodes), such as one device IP on two cards.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -247,6 +250,10 @@ pub struct Rule {
     /// Ids this rule explains: when both fire, this one is the root cause.
     #[serde(default)]
     pub outranks: Vec<String>,
+    /// CANN error codes this rule explains: when it fires, they are not
+    /// listed again by the generic `cann-error-code` finding.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub codes: Vec<String>,
     /// The decision tree's checks, in order.
     #[serde(default)]
     pub steps: Vec<Step>,
@@ -301,35 +308,6 @@ impl std::fmt::Display for RuleError {
 
 impl std::error::Error for RuleError {}
 
-/// Converts a YAML tree into JSON so serde can check it against [`Rule`].
-/// Plain scalars are resolved (ints, floats, bools, null); quoted and block
-/// scalars stay strings.
-fn to_json(node: &Node) -> serde_json::Value {
-    use serde_json::Value as J;
-    match &node.value {
-        YValue::Map(entries) => {
-            J::Object(entries.iter().map(|(k, v)| (k.as_str().unwrap_or("").to_string(), to_json(v))).collect())
-        }
-        YValue::Seq(items) => J::Array(items.iter().map(to_json).collect()),
-        YValue::Alias => J::Null,
-        YValue::Scalar { text, quoted: true } => J::String(text.clone()),
-        YValue::Scalar { text, quoted: false } => match node.type_name() {
-            "null" => J::Null,
-            "bool" => {
-                J::Bool(matches!(text.as_str(), "true" | "True" | "TRUE" | "yes" | "Yes" | "YES" | "on" | "On" | "ON"))
-            }
-            "int" => node.as_int().map(J::from).unwrap_or(J::String(text.clone())),
-            "float" => text
-                .parse::<f64>()
-                .ok()
-                .and_then(serde_json::Number::from_f64)
-                .map(J::Number)
-                .unwrap_or(J::String(text.clone())),
-            _ => J::String(text.clone()),
-        },
-    }
-}
-
 /// The line of the YAML node at a serde path such as `when.all[1].equals`
 /// (the deepest node of the path that exists), so a load error can say
 /// where to look.
@@ -378,7 +356,7 @@ pub(crate) fn parse_rule_tree(file: &str, src: &str) -> Result<Parsed, RuleError
         .ok_or_else(|| err(None, "empty file".into()))?;
     // serde_path_to_error names the field (`steps[2].expect.en`) so a rule
     // author knows where to look.
-    let mut rule: Rule = serde_path_to_error::deserialize(to_json(&tree)).map_err(|e| {
+    let mut rule: Rule = serde_path_to_error::deserialize(yaml::to_json(&tree)).map_err(|e| {
         let path = e.path().to_string();
         err(line_of(&tree, &path), format!("{path}: {}", e.inner()))
     })?;

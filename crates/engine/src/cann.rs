@@ -1,0 +1,291 @@
+//! The CANN error-code layer: every CANN error code in a paste is explained,
+//! even when no rule knows the failure.
+//!
+//! CANN prints a six-character code with its errors: a level letter (`E`
+//! error, `W` warning), a module character (`I` HCCL, `J` HCCP, `E`
+//! runtime, `H` ACL, `Z` aclnn/operators, `L` driver, digits for the graph
+//! engine and compilers, …) and four digits (9000–9999 are internal
+//! errors). Releases print it in several shapes, all recognised here:
+//!
+//! ```text
+//! EI0006: [PID: 1292363] 2025-04-08-18:07:20.444.436 Getting socket times out.
+//! [PID: 749] 2026-01-05-10:00:00.000.000 Get_Socket_Timeout(EI0006): …
+//! EZ9999[PID: 154893] 2026-08-05-20:04:30.407.624 (EZ9999):  The error from device…
+//! EH9999: Inner Error!
+//! call aclnnCast failed, detail:EZ1001: …
+//! ```
+//!
+//! `rules/cann/codes.yaml` holds what the codes mean: the component of
+//! every module character and the meaning and first checks of the codes
+//! users meet most, in both languages (our own words, from CANN's error code
+//! reference). The collect phase turns every code on a scanned line into a
+//! `log.cann_code` fact; after the rules ran, codes on lines that no finding
+//! rests on become one `cann-error-code` finding (specific rules outrank it
+//! and absorb their lines), and codes the table does not know are shown in
+//! the unexplained panel with their component.
+
+use crate::facts::{Fact, FactDef, FactValue, LineRef, NodeId, Origin, ValueType};
+use crate::text::Text;
+use serde::Deserialize;
+use std::sync::OnceLock;
+
+/// The fact every code on a scanned line becomes.
+pub const FACTS: &[FactDef] = &[FactDef::new(
+    "log.cann_code",
+    ValueType::Str,
+    Some("code"),
+    "a CANN error code printed on a scanned log line (`EI0006: …`, `Get_Socket_Timeout(EI0006)`, `EZ9999[PID: …]`); subject = the code, value = the code",
+)];
+
+/// The shapes a CANN code is printed in (ASCII semantics, one line), for the
+/// signature set: finds the lines that carry a code.
+pub const SIGNATURE: &str = r"\b[EW][0-9A-Z][0-9]{4}(?::\s|:$|\[PID: \d+\]|:? (?:Inner Error|Internal error))|\b[A-Z][A-Za-z_/]*\([EW][0-9A-Z][0-9]{4}\)|\([EW][0-9A-Z][0-9]{4}\):|^\s*[EW][0-9A-Z][0-9]{4}\s{2,}\S|detail:[EW][0-9A-Z][0-9]{4}\b";
+
+/// The same shapes, with the code captured.
+fn extractor() -> &'static regex::bytes::Regex {
+    static RE: OnceLock<regex::bytes::Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        crate::pattern::compile(
+            r"\b([EW][0-9A-Z][0-9]{4})(?::\s|:$|\[PID: \d+\]|:? (?:Inner Error|Internal error))|\b[A-Z][A-Za-z_/]*\(([EW][0-9A-Z][0-9]{4})\)|\(([EW][0-9A-Z][0-9]{4})\):|^\s*([EW][0-9A-Z][0-9]{4})\s{2,}\S|detail:([EW][0-9A-Z][0-9]{4})\b",
+        )
+        .expect("the code extractor compiles")
+    })
+}
+
+/// The codes printed on a line, in order, each once.
+pub fn codes_in(line: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for c in extractor().captures_iter(line.as_bytes()) {
+        if let Some(m) = (1..=5).find_map(|i| c.get(i)) {
+            let code = String::from_utf8_lossy(m.as_bytes()).into_owned();
+            if !out.contains(&code) {
+                out.push(code);
+            }
+        }
+    }
+    out
+}
+
+/// A first check for a code: what to look at, and the command, if any.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Check {
+    /// English.
+    pub en: String,
+    /// Chinese.
+    pub zh: String,
+    /// A command to run, verbatim.
+    #[serde(default)]
+    pub run: Option<String>,
+}
+
+/// A module character's component.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Prefix {
+    /// `EI`, `E1`, …
+    pub prefix: String,
+    /// The component.
+    pub component: Text,
+    /// First checks for any code of the component.
+    pub checks: Text,
+    /// Where it is documented.
+    pub source: String,
+}
+
+/// A code the table explains.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Code {
+    /// `EI0006`.
+    pub code: String,
+    /// Short title.
+    pub title: Text,
+    /// What it means, in our words.
+    pub meaning: Text,
+    /// First checks, in order.
+    #[serde(default)]
+    pub checks: Vec<Check>,
+    /// Where it is documented.
+    pub source: String,
+    /// Public pastes it was seen in.
+    #[serde(default)]
+    pub seen_in: Vec<String>,
+}
+
+/// `rules/cann/codes.yaml`.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+pub struct CodeTable {
+    /// Components by module character.
+    pub prefixes: Vec<Prefix>,
+    /// Known codes.
+    pub codes: Vec<Code>,
+}
+
+impl CodeTable {
+    /// Parses the table (`Err` names the problem).
+    pub fn parse(src: &str) -> Result<CodeTable, String> {
+        let tree = crate::yaml::parse(src)
+            .map_err(|e| format!("line {}: {}", e.line, e.message))?
+            .ok_or_else(|| "empty file".to_string())?;
+        serde_path_to_error::deserialize(crate::yaml::to_json(&tree))
+            .map_err(|e| format!("{}: {}", e.path(), e.inner()))
+    }
+
+    /// The code's entry.
+    pub fn code(&self, code: &str) -> Option<&Code> {
+        self.codes.iter().find(|c| c.code == code)
+    }
+
+    /// The component of a code: `EI0006` → `EI`; `E19999` → `E1`.
+    pub fn component(&self, code: &str) -> Option<&Prefix> {
+        let key = code.get(..2)?;
+        let key = format!("E{}", &key[1..]);
+        self.prefixes.iter().find(|p| p.prefix == key)
+    }
+}
+
+/// `rules/cann/codes.yaml`, embedded.
+pub const TABLE: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../rules/cann/codes.yaml"));
+
+/// The embedded table, parsed once. A broken table is empty (and fails the tests).
+pub fn table() -> &'static CodeTable {
+    static T: OnceLock<CodeTable> = OnceLock::new();
+    T.get_or_init(|| CodeTable::parse(TABLE).unwrap_or_default())
+}
+
+/// `log.cann_code` facts for the codes on a line.
+pub fn facts_for_line(at: LineRef, segment: u32, node: Option<NodeId>, text: &str, out: &mut Vec<Fact>) {
+    for code in codes_in(text) {
+        out.push(Fact {
+            name: FACTS[0].name,
+            subject: Some(code.clone()),
+            value: FactValue::Str(code),
+            node,
+            origin: Origin::Line { at, segment, text: text.to_string() },
+        });
+    }
+}
+
+/// Texts of the generic finding, in both languages.
+pub mod texts {
+    use crate::text::Text;
+
+    /// The finding's title for one code: `CANN error EI0006: <title>`.
+    pub fn title_one(code: &str, title: &Text) -> Text {
+        Text::new(format!("CANN error {code}: {}", title.en), format!("CANN 错误 {code}：{}", title.zh))
+    }
+
+    /// The finding's title for several codes.
+    pub fn title_many(codes: &[String]) -> Text {
+        let list = codes.join(", ");
+        Text::new(format!("CANN error codes {list}"), format!("CANN 错误码 {list}"))
+    }
+
+    /// The opening of the summary.
+    pub fn intro() -> Text {
+        Text::new(
+            "No rule recognises this failure, but CANN printed an error code with it. What the code means and where to look first:",
+            "没有规则识别出这个故障，但 CANN 随报错打印了错误码。该错误码的含义以及首先要检查的地方：",
+        )
+    }
+
+    /// The component line of the summary.
+    pub fn component(code: &str, component: &Text) -> Text {
+        Text::new(format!("{code} comes from {}.", component.en), format!("{code} 来自 {}。", component.zh))
+    }
+
+    /// A step's title: the n-th check of a code.
+    pub fn check_title(code: &str, n: usize) -> Text {
+        Text::new(format!("{code}: check {n}"), format!("{code}：检查 {n}"))
+    }
+
+    /// The fix: read the full message around the code.
+    pub fn fix_title() -> Text {
+        Text::new(
+            "Read the whole message around the code in the plog: the text after the code names the cause",
+            "在 plog 中查看错误码前后的完整信息：错误码后面的文字说明了原因",
+        )
+    }
+
+    /// The component annotation of an unknown code in the unexplained panel.
+    pub fn unknown(code: &str, component: &Text) -> Text {
+        Text::new(
+            format!("{code}: a code of {} that roll-doctor does not explain yet", component.en),
+            format!("{code}：来自{}的错误码，roll-doctor 尚未收录其含义", component.zh),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_loads_and_is_bilingual() {
+        let t = table();
+        assert!(t.prefixes.len() >= 20, "{} prefixes", t.prefixes.len());
+        assert!(t.codes.len() >= 30, "{} codes", t.codes.len());
+        for p in &t.prefixes {
+            assert!(p.component.is_complete() && p.checks.is_complete(), "{}", p.prefix);
+        }
+        for c in &t.codes {
+            assert!(c.title.is_complete() && c.meaning.is_complete(), "{}", c.code);
+            assert!(t.component(&c.code).is_some(), "{}: no component", c.code);
+            for k in &c.checks {
+                assert!(Text::new(k.en.clone(), k.zh.clone()).is_complete(), "{}", c.code);
+            }
+        }
+        assert_eq!(t.component("EI0006").unwrap().prefix, "EI");
+        assert_eq!(t.component("E19999").unwrap().prefix, "E1");
+    }
+
+    #[test]
+    fn every_printed_shape_is_found() {
+        let cases = [
+            ("EI0006: [PID: 1292363] 2025-04-08-18:07:20.444.436 Getting socket times out.", "EI0006"),
+            ("[PID: 749] 2026-01-05-10:00:00.000.000 Get_Socket_Timeout(EI0006): timeout", "EI0006"),
+            ("EZ9999[PID: 154893] 2026-08-05-20:04:30.407.624 (EZ9999):  The error from device", "EZ9999"),
+            ("EH9999: Inner Error!", "EH9999"),
+            ("EH9999  [Init][Env]init env failed![FUNC:ReportInnerError]", "EH9999"),
+            ("call aclnnCast failed, detail:EZ1001: the size of tensor", "EZ1001"),
+            ("[rank0]: EJ0003: [PID: 159] 2025-01-01 Failed to bind the IP port.", "EJ0003"),
+            ("RuntimeError: Memory_Allocation_Failure(EL0004): Failed to allocate memory.", "EL0004"),
+            ("E39999: Inner Error, Please contact support engineer!", "E39999"),
+        ];
+        for (line, code) in cases {
+            assert_eq!(codes_in(line), vec![code.to_string()], "{line}");
+            assert!(crate::pattern::compile(SIGNATURE).unwrap().is_match(line.as_bytes()), "{line}");
+        }
+    }
+
+    #[test]
+    fn look_alikes_are_not_codes() {
+        for line in [
+            "ERR00100 PTA call acl api failed",
+            "[E331 20:50:12.688] boom",
+            "E0507 21:07:20.134506 error",
+            "error code = 0x800000, InnerCode=0x703001c",
+            "rtMemcpy:ErrCode=107030, desc=[x]",
+            "flake8: E501 line too long",
+            "see EI0006 in the docs",
+            "te_rmsnorm_aae85c",
+        ] {
+            assert!(codes_in(line).is_empty(), "{line}");
+            assert!(!crate::pattern::compile(SIGNATURE).unwrap().is_match(line.as_bytes()), "{line}");
+        }
+    }
+
+    #[test]
+    fn texts_are_bilingual() {
+        let t = Text::new("x", "叉");
+        for x in [
+            texts::title_one("EI0006", &t),
+            texts::title_many(&["EI0006".into(), "EZ9999".into()]),
+            texts::intro(),
+            texts::component("EI0006", &t),
+            texts::check_title("EI0006", 1),
+            texts::fix_title(),
+            texts::unknown("EX1234", &t),
+        ] {
+            assert!(x.is_complete(), "{x:?}");
+        }
+    }
+}
