@@ -92,3 +92,70 @@ fn kind_override() {
     assert_eq!(code, 2);
     assert!(err.contains("KIND one of"), "{err}");
 }
+
+/// A temporary folder for files a test writes.
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("roll-doctor-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn extra_rule_files_apply_and_their_errors_are_not_fatal() {
+    let dir = temp_dir("rules");
+    let good = "id: zh-link\nseverity: error\narea: hccl\ntitle: {en: Link, zh: 链路}\nsummary: {en: S, zh: 说明}\nwhen: {signature: '建链失败'}\nfixes:\n  - title: {en: F, zh: 修复}\n    commands: ['true']\nexamples: {match: ['建链失败'], no_match: [x]}\n";
+    std::fs::write(dir.join("zh-link.yaml"), good).unwrap();
+    std::fs::write(dir.join("broken.yaml"), good.replace("id: zh-link", "id: broken").replace("'建链失败'", "'('"))
+        .unwrap();
+    let (code, out, err) = run_stdin(
+        &["diagnose", "--format", "json", "--rules", dir.to_str().unwrap(), "-"],
+        "HCCL 建链失败\nEI0006: Getting socket times out.\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("broken.yaml:6: when.signature"), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let ids: Vec<&str> = v["findings"].as_array().unwrap().iter().map(|f| f["id"].as_str().unwrap()).collect();
+    assert!(ids.contains(&"zh-link") && ids.contains(&"hccl-connect-timeout"), "{ids:?}");
+    let (code, _, err) = run_stdin(&["diagnose", "--rules", "/no/such/dir", "-"], "x\n");
+    assert_eq!(code, 2);
+    assert!(err.contains("no such file or folder"), "{err}");
+}
+
+#[test]
+fn nodes_flag_names_each_file_a_node() {
+    let dir = temp_dir("nodes");
+    let tls = |v: u8| -> String {
+        (0..8)
+            .map(|i| {
+                format!(
+                    "dev_id:{i}, tls switch[{v}](0:disable, 1:enable), tls preconfigured[1](0:non-preset, 1:preset)\n"
+                )
+            })
+            .collect()
+    };
+    std::fs::write(
+        dir.join("node-a.txt"),
+        format!("$ for i in {{0..7}}; do hccn_tool -i $i -tls -g; done | grep switch\n{}", tls(0)),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("node-b.txt"),
+        format!("$ for i in {{0..7}}; do hccn_tool -i $i -tls -g; done | grep switch\n{}", tls(0)),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("node-c.txt"),
+        format!("$ for i in {{0..7}}; do hccn_tool -i $i -tls -g; done | grep switch\n{}", tls(1)),
+    )
+    .unwrap();
+    let files: Vec<String> =
+        ["node-a", "node-b", "node-c"].iter().map(|n| dir.join(format!("{n}.txt")).display().to_string()).collect();
+    let mut args = vec!["diagnose", "--format", "json", "--nodes"];
+    args.extend(files.iter().map(String::as_str));
+    let (code, out, err) = run_stdin(&args, "");
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let f = v["findings"].as_array().unwrap().iter().find(|f| f["id"] == "hccl-tls-inconsistent").expect("tls finding");
+    assert_eq!(f["nodes"], serde_json::json!(["node-c"]));
+}

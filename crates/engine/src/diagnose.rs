@@ -13,7 +13,10 @@ use crate::catalogue::Catalogue;
 use crate::detect::{self, Detection};
 use crate::facts::{Fact, FactValue, LineRef, NodeId, Origin};
 use crate::parse::{self, FactSink};
-use crate::report::{order, EvidenceLine, Finding, Report, SegmentInfo, StepReport, StepState, MAX_EVIDENCE, SCHEMA};
+use crate::report::{
+    order, EvidenceLine, Finding, NodeValue, Report, SegmentInfo, StepReport, StepState, MAX_EVIDENCE, MAX_NODE_ROWS,
+    SCHEMA,
+};
 use crate::rules::eval::{Evidence, HitRef, ScopeSel, Why};
 use crate::rules::{Rule, Scope};
 use crate::segment::{self, Line};
@@ -359,18 +362,43 @@ fn finding(rule: &Rule, fired: &Fired, ctx: &Ctx<'_>) -> (Finding, BTreeSet<usiz
         .iter()
         .map(|f| crate::rules::Fix {
             title: fill(&f.title),
-            commands: f.commands.iter().map(|c| template::render(c, &vars)).collect(),
+            commands: f.commands.iter().flat_map(|c| template::render_command(c, &vars)).collect(),
             yaml: f.yaml.as_deref().map(|y| template::render(y, &vars)),
         })
         .collect();
+    // A rule that compares nodes shows every node's value, the odd ones flagged.
+    let mut by_node = Vec::new();
+    if rule.scope == Scope::Cluster && !ctx.c.nodes.is_empty() {
+        let keys: BTreeSet<(&str, Option<&str>)> = facts.iter().map(|f| (f.name, f.subject.as_deref())).collect();
+        for (name, subject) in keys {
+            for &i in ctx.ev.named(name) {
+                let f = &ctx.ev.facts[i];
+                let Some(node) = ctx.node_name(f.node) else { continue };
+                if f.subject.as_deref() != subject || by_node.len() >= MAX_NODE_ROWS {
+                    continue;
+                }
+                by_node.push(NodeValue {
+                    node,
+                    fact: name.to_string(),
+                    subject: f.subject.clone(),
+                    value: f.value.to_text(),
+                    line: f.line(),
+                    flagged: fired.why.facts.contains(&i),
+                });
+            }
+        }
+        by_node.sort_by(|a, b| (&a.fact, &a.subject, &a.node).cmp(&(&b.fact, &b.subject, &b.node)));
+        by_node.dedup_by(|a, b| a.fact == b.fact && a.subject == b.subject && a.node == b.node && a.value == b.value);
+    }
     let finding = Finding {
         id: rule.id.clone(),
         severity: rule.severity,
-        title: rule.title.clone(),
-        summary: rule.summary.clone(),
+        title: fill(&rule.title),
+        summary: fill(&rule.summary),
         evidence: lines,
         evidence_total: total,
         nodes: node_names,
+        by_node,
         explained_by: Vec::new(),
         from_symptom: fired.from_symptom,
         facts: facts.into_iter().cloned().collect(),
@@ -477,6 +505,7 @@ fn cann_layer(
         evidence,
         evidence_total: total,
         nodes: facts.iter().filter_map(|f| ctx.node_name(f.node)).collect::<BTreeSet<_>>().into_iter().collect(),
+        by_node: Vec::new(),
         explained_by: Vec::new(),
         from_symptom: false,
         facts,

@@ -122,6 +122,10 @@ pub struct Finding {
     /// The nodes it was found on (empty when the input does not say).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub nodes: Vec<String>,
+    /// For a rule that compares nodes: the value on every node, the odd
+    /// ones marked.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub by_node: Vec<NodeValue>,
     /// Ids of other findings that likely cause this one.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub explained_by: Vec<String>,
@@ -152,6 +156,27 @@ pub struct UnexplainedGroup {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<Text>,
 }
+
+/// One node's value in a finding that compares nodes.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NodeValue {
+    /// The node.
+    pub node: String,
+    /// The fact compared (`pip.package`, `hccn.tls_switch`).
+    pub fact: String,
+    /// Its subject (`torch-npu`, a card id).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
+    /// The value on that node.
+    pub value: String,
+    /// The line it was read from.
+    pub line: u32,
+    /// True for the values the finding is about (the odd ones out).
+    pub flagged: bool,
+}
+
+/// Rows kept in [`Finding::by_node`].
+pub const MAX_NODE_ROWS: usize = 128;
 
 /// Evidence lines kept per finding (and lines answering a step).
 pub const MAX_EVIDENCE: usize = 20;

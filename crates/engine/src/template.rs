@@ -91,7 +91,39 @@ fn distinct(items: impl Iterator<Item = String>) -> Vec<String> {
     out
 }
 
-/// Fills `s` in.
+/// The values a variable stands for (empty when nothing is known).
+fn values_of(var: &Var<'_>, vars: &Vars<'_>) -> Vec<String> {
+    let values = match var {
+        Var::Subject(f) => distinct(vars.facts.iter().filter(|x| x.name == *f).filter_map(|x| x.subject.clone())),
+        Var::Value(f) => distinct(vars.facts.iter().filter(|x| x.name == *f).map(|x| x.value.to_text())),
+        Var::Node => distinct(vars.nodes.iter().map(|n| n.to_string())),
+    };
+    // Answers whose card is not known say `?`: not a value to fill in.
+    values.into_iter().filter(|v| v != "?").collect()
+}
+
+/// Fills in a command: when its first variable stands for several values
+/// (two cards are DOWN), the command is repeated once per value, so
+/// `hccn_tool -i {{subject:hccn.link_status|<card-id>}} -cfg recovery`
+/// gives one runnable line per card.
+pub fn render_command(cmd: &str, vars: &Vars<'_>) -> Vec<String> {
+    let first = cmd.find("{{").and_then(|i| {
+        let after = &cmd[i + 2..];
+        let j = after.find("}}")?;
+        let inner = &after[..j];
+        is_ours(inner).then(|| (i, j, inner))
+    });
+    let Some((i, j, inner)) = first else { return vec![render(cmd, vars)] };
+    let Ok((var, _)) = parse_var(inner) else { return vec![render(cmd, vars)] };
+    let values = values_of(&var, vars);
+    if values.len() < 2 {
+        return vec![render(cmd, vars)];
+    }
+    let (head, tail) = (&cmd[..i], &cmd[i + 2 + j + 2..]);
+    values.iter().map(|v| render(&format!("{head}{v}{tail}"), vars)).collect()
+}
+
+/// Fills `s` in (several values of one variable are joined with spaces).
 pub fn render(s: &str, vars: &Vars<'_>) -> String {
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
@@ -111,15 +143,7 @@ pub fn render(s: &str, vars: &Vars<'_>) -> String {
         }
         let filled = match parse_var(inner) {
             Ok((var, placeholder)) => {
-                let values = match var {
-                    Var::Subject(f) => {
-                        distinct(vars.facts.iter().filter(|x| x.name == f).filter_map(|x| x.subject.clone()))
-                    }
-                    Var::Value(f) => distinct(vars.facts.iter().filter(|x| x.name == f).map(|x| x.value.to_text())),
-                    Var::Node => distinct(vars.nodes.iter().map(|n| n.to_string())),
-                };
-                // Answers whose card is not known say `?`: not a value to fill in.
-                let values: Vec<String> = values.into_iter().filter(|v| v != "?").collect();
+                let values = values_of(&var, vars);
                 if values.is_empty() {
                     placeholder.to_string()
                 } else {
@@ -171,6 +195,22 @@ mod tests {
             "hccn_tool -i <card-id> -link -g"
         );
         assert_eq!(render("for i in {0..7}", &none), "for i in {0..7}");
+    }
+
+    #[test]
+    fn a_command_is_repeated_per_card() {
+        let f = [fact("hccn.link_status", "5", "DOWN"), fact("hccn.link_status", "3", "DOWN")];
+        let vars = Vars { facts: f.iter().collect(), ..Vars::default() };
+        assert_eq!(
+            render_command("hccn_tool -i {{subject:hccn.link_status|<card-id>}} -cfg recovery", &vars),
+            vec!["hccn_tool -i 5 -cfg recovery", "hccn_tool -i 3 -cfg recovery"]
+        );
+        let one = Vars { facts: f[..1].iter().collect(), ..Vars::default() };
+        assert_eq!(
+            render_command("hccn_tool -i {{subject:hccn.link_status|<card-id>}} -link -g", &one),
+            vec!["hccn_tool -i 5 -link -g"]
+        );
+        assert_eq!(render_command("ls {{.State}}", &Vars::default()), vec!["ls {{.State}}"]);
     }
 
     #[test]

@@ -274,6 +274,9 @@ pub(crate) fn compile_cond(c: &Cond, path: &str, patterns: &mut Vec<String>) -> 
 /// Type-checks the parts of a rule outside its condition: the facts that
 /// answer steps, the facts clicked answers stand for, and the templates.
 fn check_rest(rule: &Rule) -> Res<()> {
+    for t in [&rule.title.en, &rule.title.zh, &rule.summary.en, &rule.summary.zh] {
+        crate::template::check(t).or_else(|e| fail("title", e))?;
+    }
     for (i, code) in rule.codes.iter().enumerate() {
         if crate::cann::codes_in(&format!("{code}: x")) != [code.clone()] {
             return fail(
