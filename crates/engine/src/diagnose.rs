@@ -607,6 +607,7 @@ pub fn evaluate_full(cat: &Catalogue, c: &Collected, session: &Session, only: Op
             g.note = Some(crate::cann::texts::unknown(&code, &p.component));
         }
     }
+    let cluster = crate::cluster::summary(&c.nodes, &facts, &list, |f| ctx.evidence_of_fact(f));
     let report = Report {
         schema: SCHEMA,
         rules_version: cat.version().to_string(),
@@ -614,6 +615,7 @@ pub fn evaluate_full(cat: &Catalogue, c: &Collected, session: &Session, only: Op
         unexplained,
         segments: c.segments.clone(),
         nodes: c.nodes.clone(),
+        cluster,
     };
     Evaluation { report, support }
 }

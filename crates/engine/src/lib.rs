@@ -26,6 +26,7 @@
 
 pub mod cann;
 pub mod catalogue;
+pub mod cluster;
 pub mod detect;
 pub mod diagnose;
 pub mod facts;

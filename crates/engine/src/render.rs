@@ -27,6 +27,9 @@ pub const LABELS: &[(&str, &str, &str)] = &[
     ("times", "times", "次"),
     ("you_answered", "You answered", "你的回答"),
     ("nodes", "Nodes", "节点"),
+    ("node", "Node", "节点"),
+    ("cluster", "Cluster", "集群概览"),
+    ("missing", "missing", "缺失"),
 ];
 
 /// An evidence line as shown to a user: the pasted text (with its node
@@ -92,9 +95,65 @@ fn t(x: &Text, lang: Lang) -> &str {
     x.get(lang)
 }
 
+/// The cluster table: one row per node, a column per check, `✔ value`,
+/// `✘ value` or `–`. In Markdown it is a pipe table.
+fn cluster_table(report: &Report, lang: Lang, markdown: bool, o: &mut String) {
+    let Some(s) = &report.cluster else { return };
+    if s.checks.is_empty() && s.missing.is_empty() {
+        return;
+    }
+    let mut head = vec![label("node", lang).to_string()];
+    head.extend(s.checks.iter().map(|c| c.title.get(lang).to_string()));
+    let mut rows: Vec<Vec<String>> = s
+        .rows
+        .iter()
+        .map(|(node, cells)| {
+            let mut r = vec![node.clone()];
+            r.extend(cells.iter().map(|c| match c.status {
+                crate::report::ClusterStatus::Ok => format!("✔ {}", c.value),
+                crate::report::ClusterStatus::Fail => format!("✘ {}", c.value),
+                crate::report::ClusterStatus::Unknown => "–".to_string(),
+            }));
+            r
+        })
+        .collect();
+    for m in &s.missing {
+        let mut r = vec![m.clone(), format!("✘ {}", label("missing", lang))];
+        r.extend(std::iter::repeat_n(String::new(), s.checks.len().saturating_sub(1)));
+        rows.push(r);
+    }
+    let _ = writeln!(o, "{}{}", if markdown { "### " } else { "" }, label("cluster", lang));
+    if markdown {
+        let _ = writeln!(o, "\n| {} |", head.join(" | "));
+        let _ = writeln!(o, "|{}|", vec!["---"; head.len()].join("|"));
+        for r in &rows {
+            let _ = writeln!(o, "| {} |", r.iter().map(|c| c.replace('|', "\\|")).collect::<Vec<_>>().join(" | "));
+        }
+        let _ = writeln!(o);
+        return;
+    }
+    let width = |i: usize| {
+        std::iter::once(&head[i])
+            .chain(rows.iter().filter_map(|r| r.get(i)))
+            .map(|c| c.chars().count())
+            .max()
+            .unwrap_or(0)
+    };
+    let widths: Vec<usize> = (0..head.len()).map(width).collect();
+    let line = |cells: &[String]| -> String {
+        cells.iter().zip(&widths).map(|(c, w)| format!("{c:<w$}", w = *w)).collect::<Vec<_>>().join("  ")
+    };
+    let _ = writeln!(o, "  {}", line(&head).trim_end());
+    for r in &rows {
+        let _ = writeln!(o, "  {}", line(r).trim_end());
+    }
+    let _ = writeln!(o);
+}
+
 /// Renders the report for a terminal.
 pub fn text(report: &Report, lang: Lang) -> String {
     let mut o = String::new();
+    cluster_table(report, lang, false, &mut o);
     if report.findings.is_empty() {
         let _ = writeln!(o, "{}", label("no_findings", lang));
         unexplained_text(report, lang, &mut o);
@@ -158,6 +217,7 @@ pub fn text(report: &Report, lang: Lang) -> String {
 pub fn markdown(report: &Report, lang: Lang) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "## {}\n", label("title", lang));
+    cluster_table(report, lang, true, &mut o);
     if report.findings.is_empty() {
         let _ = writeln!(o, "{}\n", label("no_findings", lang));
         unexplained_markdown(report, lang, &mut o);

@@ -28,6 +28,9 @@ pub struct Report {
     /// The nodes the inputs describe (a fact's `node` is an index into this).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub nodes: Vec<String>,
+    /// When the input names nodes: nodes × checks at a glance.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cluster: Option<ClusterSummary>,
 }
 
 /// One detected segment.
@@ -155,6 +158,55 @@ pub struct UnexplainedGroup {
     /// explains, the component its letters name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<Text>,
+}
+
+/// What a cell says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ClusterStatus {
+    /// Seen, and no finding points at it.
+    Ok,
+    /// A finding rests on it.
+    Fail,
+    /// The input does not show it.
+    Unknown,
+}
+
+/// One node's value for one check.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Cell {
+    /// ✔ ✘ or –.
+    pub status: ClusterStatus,
+    /// The value as shown (`8/8 UP`, `5: DOWN`, `2.5.1`).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub value: String,
+    /// The line behind it (the failing one first).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<EvidenceLine>,
+    /// The findings that rest on it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<String>,
+}
+
+/// A check (a column).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Check {
+    /// Stable id.
+    pub id: String,
+    /// Its name.
+    pub title: Text,
+}
+
+/// Nodes × checks at a glance (built by [`crate::cluster`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ClusterSummary {
+    /// The checks, in order (only those some node shows).
+    pub checks: Vec<Check>,
+    /// One row per node: its name and a cell per check.
+    pub rows: Vec<(String, Vec<Cell>)>,
+    /// Nodes that should be in the cluster and are not.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub missing: Vec<String>,
 }
 
 /// One node's value in a finding that compares nodes.
