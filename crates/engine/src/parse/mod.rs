@@ -27,6 +27,7 @@ pub mod ip_route;
 mod kind;
 pub mod node_info;
 pub mod npu_smi;
+pub mod oom;
 pub mod pip_list;
 pub mod ray_status;
 pub mod roll_config;

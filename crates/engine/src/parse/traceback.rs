@@ -30,6 +30,10 @@ use std::sync::OnceLock;
 pub const FACTS: &[FactDef] = &[
     FactDef::new("log.exception", ValueType::Str, Some("exception type"), "the exception a Python traceback ends with; subject = exception type (RuntimeError, torch.OutOfMemoryError, …), value = the first line of its message (Str)"),
     FactDef::new("torch.npu_available", ValueType::Bool, None, "what `torch.npu.is_available()` printed (Bool)"),
+    FactDef::new("npu.oom_total_gib", ValueType::Float, Some("NPU"), "capacity of the NPU an out-of-memory message names, GiB (Float)"),
+    FactDef::new("npu.oom_reserved_gib", ValueType::Float, Some("NPU"), "what this process's PyTorch had reserved when it ran out of NPU memory, GiB (Float)"),
+    FactDef::new("npu.oom_free_gib", ValueType::Float, Some("NPU"), "what was free when the process ran out of NPU memory, GiB (Float)"),
+    FactDef::new("npu.oom_other_pct", ValueType::Float, Some("NPU"), "share of the NPU neither reserved by the failing process nor free, percent: held by another process (Float)"),
 ];
 
 /// How strongly a command names this kind: a program run, or a log shown.
@@ -134,6 +138,7 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
     for line in &seg.lines {
         let b = body(&line.text);
         let t = b.trim();
+        super::oom::line(line, t, sink);
         // The answer may follow warnings that torch_npu prints first.
         if expect_answer && (t == "True" || t == "False") {
             sink.push("torch.npu_available", None, FactValue::Bool(t == "True"), line);

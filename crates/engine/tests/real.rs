@@ -1,0 +1,161 @@
+//! Real pastes from public threads (`tests/real/`), each with the source
+//! it was copied from in its `#% ` header and the findings an expert
+//! expects. Every one must give its expected id first; healthy output and
+//! failures no rule covers must give nothing at error or warn level.
+//!
+//! `tests/real-holdout/` holds cases kept aside while the rules were
+//! written: they are measured, not asserted (`cargo run -p
+//! roll-doctor-engine --example realworld`), so the figure stays an honest
+//! measure of how the rules generalise.
+//!
+//! `docs/coverage.md` (how many real cases each rule id has, and from
+//! where) is generated from these headers; `UPDATE_COVERAGE=1 cargo test
+//! -p roll-doctor-engine --test real` rewrites it.
+
+use roll_doctor_engine::{catalogue, diagnose, Severity};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+mod common;
+
+struct Case {
+    file: String,
+    expected: Vec<String>,
+    repo: String,
+    body: String,
+}
+
+fn cases(dir: &str) -> Vec<Case> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join(dir);
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(&dir).map(|d| d.flatten().map(|e| e.path()).collect()).unwrap_or_default();
+    files.retain(|p| p.extension().is_some_and(|x| x == "txt"));
+    files.sort();
+    files
+        .iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(p).unwrap();
+            let (header, body) = common::header_and_body(&text);
+            let get = |k: &str| header.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone()).unwrap_or_default();
+            let expected = get("expected")
+                .split(',')
+                .map(|s| s.split('(').next().unwrap_or("").trim().to_string())
+                .filter(|s| !s.is_empty() && s != "none")
+                .collect();
+            Case { file: p.file_name().unwrap().to_string_lossy().to_string(), expected, repo: get("repo"), body }
+        })
+        .collect()
+}
+
+/// `None` when the case passes; else why not.
+fn judge(c: &Case) -> Option<String> {
+    let r = diagnose(&c.body);
+    let problems: Vec<&str> = r
+        .findings
+        .iter()
+        .filter(|f| matches!(f.severity, Severity::Error | Severity::Warn) && !f.from_symptom)
+        .map(|f| f.id.as_str())
+        .collect();
+    let all: Vec<&str> = r.findings.iter().map(|f| f.id.as_str()).collect();
+    match c.expected.first() {
+        None if problems.is_empty() => None,
+        None => Some(format!("{}: expected nothing at error/warn, got {problems:?}", c.file)),
+        Some(first) if all.first() == Some(&first.as_str()) => None,
+        Some(first) => Some(format!("{}: expected {first} first, got {all:?}", c.file)),
+    }
+}
+
+#[test]
+#[ignore = "switched on when the rule packs are widened (issue 10, in progress)"]
+fn every_real_paste_gives_its_expected_finding_first() {
+    let cases = cases("real");
+    assert!(cases.len() >= 100, "only {} real cases", cases.len());
+    let failures: Vec<String> = cases.iter().filter_map(judge).collect();
+    assert!(failures.is_empty(), "{} of {} real cases fail:\n{}", failures.len(), cases.len(), failures.join("\n"));
+}
+
+#[test]
+fn every_case_names_its_source_and_known_ids() {
+    let known: BTreeSet<String> =
+        catalogue().rules.iter().map(|r| r.id.clone()).chain(["cann-error-code".to_string()]).collect();
+    for dir in ["real", "real-holdout"] {
+        for c in cases(dir) {
+            assert!(!c.repo.is_empty(), "{dir}/{}: no `#% repo:` header", c.file);
+            for id in &c.expected {
+                assert!(known.contains(id), "{dir}/{}: unknown id {id}", c.file);
+            }
+            let prefix = c.file.split("--").next().unwrap();
+            if prefix != "healthy" && prefix != "uncovered" && prefix != "cann-code" {
+                assert!(
+                    c.expected.iter().any(|id| id == prefix),
+                    "{dir}/{}: named after an id it does not expect",
+                    c.file
+                );
+            }
+        }
+    }
+}
+
+/// The coverage table: real cases per rule id, tuning and held out, and the repositories they come from.
+fn coverage_table() -> String {
+    let mut by_id: BTreeMap<String, (usize, usize, BTreeSet<String>)> = BTreeMap::new();
+    for r in &catalogue().rules {
+        by_id.entry(r.id.clone()).or_default();
+    }
+    by_id.entry("cann-error-code".into()).or_default();
+    let (mut healthy, mut uncovered) = ((0, 0), (0, 0));
+    for (dir, holdout) in [("real", false), ("real-holdout", true)] {
+        for c in cases(dir) {
+            let Some(first) = c.expected.first() else {
+                let slot = if c.file.starts_with("healthy") { &mut healthy } else { &mut uncovered };
+                if holdout {
+                    slot.1 += 1;
+                } else {
+                    slot.0 += 1;
+                }
+                continue;
+            };
+            let e = by_id.entry(first.clone()).or_default();
+            if holdout {
+                e.1 += 1;
+            } else {
+                e.0 += 1;
+            }
+            e.2.insert(c.repo.clone());
+        }
+    }
+    let mut o = String::from(
+        "# Real-world coverage\n\n\
+         Generated by `UPDATE_COVERAGE=1 cargo test -p roll-doctor-engine --test real` from the headers of\n\
+         `crates/engine/tests/real/` (the cases the rules were written against; each must give its id first)\n\
+         and `crates/engine/tests/real-holdout/` (kept aside, measured by\n\
+         `cargo run -p roll-doctor-engine --example realworld`). Every case is a verbatim paste from a public\n\
+         thread; its header names the repository, the issue or PR and the URL. A case counts for the id it\n\
+         expects first.\n\n\
+         | rule id | real cases | held out | from |\n|---|---:|---:|---|\n",
+    );
+    for (id, (n, h, repos)) in &by_id {
+        let from: Vec<&str> = repos.iter().map(String::as_str).collect();
+        o.push_str(&format!("| `{id}` | {n} | {h} | {} |\n", from.join(", ")));
+    }
+    o.push_str(&format!(
+        "| healthy output (must stay silent) | {} | {} | |\n| failures no rule covers (must stay silent) | {} | {} | |\n",
+        healthy.0, healthy.1, uncovered.0, uncovered.1
+    ));
+    o
+}
+
+#[test]
+#[ignore = "switched on when the rule packs are widened (issue 10, in progress)"]
+fn coverage_table_is_current() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/coverage.md");
+    let want = coverage_table();
+    if std::env::var_os("UPDATE_COVERAGE").is_some() {
+        std::fs::write(&path, &want).unwrap();
+    }
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    assert_eq!(
+        have, want,
+        "docs/coverage.md is out of date: UPDATE_COVERAGE=1 cargo test -p roll-doctor-engine --test real"
+    );
+}
