@@ -1,7 +1,7 @@
 //! `roll-doctor`: the native command line over the same engine as the web page.
 //!
 //! ```text
-//! roll-doctor diagnose [FILE…|-] [--format text|json|markdown] [--lang en|zh] [--rules PATH]… [--nodes]
+//! roll-doctor diagnose [FILE…|-] [--format text|json|markdown] [--lang en|zh] [--rules PATH]… [--kb FILE] [--nodes]
 //! roll-doctor rules [--format text|json] [--rules PATH]…
 //! roll-doctor facts
 //! ```
@@ -65,6 +65,10 @@ enum Command {
         /// to try a new rule without rebuilding. Their errors are printed, not fatal. Repeatable.
         #[arg(long = "rules", value_name = "PATH")]
         rules: Vec<String>,
+        /// An ascend-fd knowledge base (`kg-config.json`): its fault entries are matched after the
+        /// rules and reported as their own group.
+        #[arg(long = "kb", value_name = "FILE")]
+        kb: Option<String>,
         /// Each file is one node's output, named after the file (`node-3.txt` → `node-3`).
         /// Without it, collector node markers inside the files name the nodes.
         #[arg(long)]
@@ -167,12 +171,27 @@ fn read_rules(paths: &[String]) -> Result<Vec<(String, String)>, String> {
 
 /// The built-in catalogue, or one with the extra rule files; their load
 /// errors go to standard error.
-fn catalogue_with(rules: &[String]) -> Result<&'static Catalogue, String> {
-    if rules.is_empty() {
+fn catalogue_with(rules: &[String], kb: Option<&str>) -> Result<&'static Catalogue, String> {
+    if rules.is_empty() && kb.is_none() {
         return Ok(catalogue());
     }
     let extra = read_rules(rules)?;
-    let cat = Catalogue::load_with(rule_files(), &extra);
+    let kb = match kb {
+        None => None,
+        Some(path) => {
+            let json = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            let kb = roll_doctor_engine::kb::load(&json).map_err(|e| format!("{path}: {e}"))?;
+            if !kb.skipped.is_empty() {
+                eprintln!(
+                    "roll-doctor: {path}: {} entries used, {} skipped (multi-line or unsupported patterns)",
+                    kb.rules.len(),
+                    kb.skipped.len()
+                );
+            }
+            Some(kb)
+        }
+    };
+    let cat = Catalogue::load_full(rule_files(), &extra, kb.as_ref());
     for e in &cat.errors {
         eprintln!("roll-doctor: rule not loaded: {e}");
     }
@@ -183,7 +202,7 @@ fn catalogue_with(rules: &[String]) -> Result<&'static Catalogue, String> {
 
 fn run(cli: Cli) -> Result<String, String> {
     match cli.command {
-        Command::Diagnose { files, format, lang, kinds, rules, nodes } => {
+        Command::Diagnose { files, format, lang, kinds, rules, kb, nodes } => {
             let lang = match lang {
                 Some(LangArg::En) => Lang::En,
                 Some(LangArg::Zh) => Lang::Zh,
@@ -204,7 +223,7 @@ fn run(cli: Cli) -> Result<String, String> {
                     input.node = stem.filter(|s| name != "-" && !s.is_empty());
                 }
             }
-            let cat = catalogue_with(&rules)?;
+            let cat = catalogue_with(&rules, kb.as_deref())?;
             for k in &kinds {
                 let (file, o) = parse_kind(k)?;
                 let input =
@@ -219,7 +238,7 @@ fn run(cli: Cli) -> Result<String, String> {
             })
         }
         Command::Rules { format, rules } => {
-            let cat = catalogue_with(&rules)?;
+            let cat = catalogue_with(&rules, kb.as_deref())?;
             Ok(match format {
                 ListFormat::Json => {
                     let rules: Vec<_> = cat

@@ -159,3 +159,25 @@ fn nodes_flag_names_each_file_a_node() {
     let f = v["findings"].as_array().unwrap().iter().find(|f| f["id"] == "hccl-tls-inconsistent").expect("tls finding");
     assert_eq!(f["nodes"], serde_json::json!(["node-c"]));
 }
+
+#[test]
+fn a_knowledge_base_adds_its_group() {
+    let kb =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/reference/mindcluster/kg-config.json");
+    if !kb.exists() {
+        let _ = writeln!(std::io::stderr(), "SKIPPED: {} is absent", kb.display());
+        return;
+    }
+    let (code, out, err) = run_stdin(
+        &["diagnose", "--format", "json", "--kb", kb.to_str().unwrap(), "-"],
+        "EI0006: [PID: 1] 2025-04-08-18:07:20.444.436 Getting socket times out. Reason: Remote Rank did not send the data in time.\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let f = v["findings"].as_array().unwrap();
+    assert_eq!(f[0]["id"], "hccl-connect-timeout");
+    assert!(f.iter().any(|x| x["origin"] == "ascend-fd kg-config.json"), "{out}");
+    let (code, _, err) = run_stdin(&["diagnose", "--kb", "/etc/hostname", "-"], "x\n");
+    assert_eq!(code, 2);
+    assert!(err.contains("not an ascend-fd knowledge base"), "{err}");
+}

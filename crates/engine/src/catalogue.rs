@@ -59,6 +59,16 @@ impl Catalogue {
     /// an embedded rule has replaces it (so a changed rule can be tried
     /// without rebuilding); two files with one id among the same kind are an error.
     pub fn load_with(embedded: &[(&str, &str)], extra: &[(String, String)]) -> Catalogue {
+        Catalogue::load_full(embedded, extra, None)
+    }
+
+    /// [`Catalogue::load_with`], plus an operator's knowledge base, whose
+    /// entries are matched in the same scan, after the rules.
+    pub fn load_full(
+        embedded: &[(&str, &str)],
+        extra: &[(String, String)],
+        kb: Option<&crate::kb::KnowledgeBase>,
+    ) -> Catalogue {
         let mut compiled: Vec<(Rule, Expr)> = Vec::new();
         let mut by_id: HashMap<String, usize> = HashMap::new();
         let mut patterns = Vec::new();
@@ -94,6 +104,15 @@ impl Catalogue {
                         extra_ids.push(id);
                     }
                 }
+            }
+        }
+        for rule in kb.map(|k| k.rules.as_slice()).unwrap_or_default() {
+            match crate::rules::compile::compile_cond(&rule.when, "when", &mut patterns) {
+                Ok(expr) => {
+                    by_id.insert(rule.id.clone(), compiled.len());
+                    compiled.push((rule.clone(), expr));
+                }
+                Err((_, message)) => errors.push(RuleError { file: rule.id.clone(), line: None, message }),
             }
         }
         let unexplained_signature = patterns.len();

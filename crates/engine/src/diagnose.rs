@@ -399,6 +399,7 @@ fn finding(rule: &Rule, fired: &Fired, ctx: &Ctx<'_>) -> (Finding, BTreeSet<usiz
         evidence_total: total,
         nodes: node_names,
         by_node,
+        origin: rule.origin.clone(),
         explained_by: Vec::new(),
         from_symptom: fired.from_symptom,
         facts: facts.into_iter().cloned().collect(),
@@ -406,6 +407,25 @@ fn finding(rule: &Rule, fired: &Fired, ctx: &Ctx<'_>) -> (Finding, BTreeSet<usiz
         fixes,
     };
     (finding, step_support)
+}
+
+/// Step 5: findings from an operator's knowledge base come after the
+/// product's own, as their own group; one whose lines a product finding
+/// already explains says so.
+fn knowledge_base_last(list: &mut Vec<Finding>) {
+    let (ours, theirs): (Vec<Finding>, Vec<Finding>) =
+        std::mem::take(list).into_iter().partition(|f| f.origin.is_none());
+    let mut theirs = theirs;
+    for kb in &mut theirs {
+        let covering: BTreeSet<&str> = ours
+            .iter()
+            .filter(|o| o.evidence.iter().any(|e| kb.evidence.iter().any(|k| k.input == e.input && k.line == e.line)))
+            .map(|o| o.id.as_str())
+            .collect();
+        kb.explained_by.extend(covering.into_iter().map(String::from));
+    }
+    *list = ours;
+    list.extend(theirs);
 }
 
 /// The id of the CANN error-code layer's finding.
@@ -506,6 +526,7 @@ fn cann_layer(
         evidence_total: total,
         nodes: facts.iter().filter_map(|f| ctx.node_name(f.node)).collect::<BTreeSet<_>>().into_iter().collect(),
         by_node: Vec::new(),
+        origin: None,
         explained_by: Vec::new(),
         from_symptom: false,
         facts,
@@ -562,9 +583,16 @@ pub fn evaluate_full(cat: &Catalogue, c: &Collected, session: &Session, only: Op
     let cited: BTreeSet<usize> = fired.iter().flat_map(|f| f.why.facts.iter().copied()).collect();
     let ctx = Ctx { cat, c, ev: &ev, session, cited: &cited };
     let mut support = Support::default();
+    // Lines the product's own findings rest on (a knowledge base's findings
+    // do not hide a line from the CANN layer or the unexplained panel).
+    let mut explained: HashSet<LineRef> = HashSet::new();
     let mut list = Vec::with_capacity(fired.len());
     for f in &fired {
         let (finding, step_support) = finding(&cat.rules[f.rule], f, &ctx);
+        if cat.rules[f.rule].origin.is_none() {
+            explained.extend(f.why.hits.iter().map(|(h, _)| h.at));
+            explained.extend(f.why.facts.iter().chain(&step_support).filter_map(|&i| facts[i].line_ref()));
+        }
         support.facts.extend(f.why.facts.iter().copied());
         support.facts.extend(step_support);
         support.hits.extend(f.why.hits.iter().copied());
@@ -584,16 +612,16 @@ pub fn evaluate_full(cat: &Catalogue, c: &Collected, session: &Session, only: Op
         }
     }
     order(&mut list, &outranks);
+    knowledge_base_last(&mut list);
 
-    // Lines some finding rests on.
-    let mut explained: HashSet<LineRef> = support.hits.iter().map(|(h, _)| h.at).collect();
-    explained.extend(support.facts.iter().filter_map(|&i| facts[i].line_ref()));
     let unknown_codes = if only.is_none_or(|ids| ids.iter().any(|id| id == CANN_FINDING)) {
         cann_layer(&ctx, &explained, &mut list, &mut support)
     } else {
         Vec::new()
     };
+    // Now every finding's lines, the CANN layer's and a knowledge base's too.
     explained.extend(support.facts.iter().filter_map(|&i| facts[i].line_ref()));
+    explained.extend(support.hits.iter().map(|(h, _)| h.at));
     let mut failure_like: Vec<HitRef> = ev.hits_by_sig.get(cat.unexplained_signature).cloned().unwrap_or_default();
     failure_like.sort();
     failure_like.dedup_by_key(|h| h.at);

@@ -30,6 +30,7 @@ pub mod cluster;
 pub mod detect;
 pub mod diagnose;
 pub mod facts;
+pub mod kb;
 pub mod parse;
 pub mod pattern;
 pub mod redact;

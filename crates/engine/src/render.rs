@@ -27,6 +27,7 @@ pub const LABELS: &[(&str, &str, &str)] = &[
     ("times", "times", "次"),
     ("you_answered", "You answered", "你的回答"),
     ("nodes", "Nodes", "节点"),
+    ("origin", "From the operator's knowledge base", "来自运维知识库"),
     ("node", "Node", "节点"),
     ("cluster", "Cluster", "集群概览"),
     ("missing", "missing", "缺失"),
@@ -162,6 +163,9 @@ pub fn text(report: &Report, lang: Lang) -> String {
     for (n, f) in report.findings.iter().enumerate() {
         let _ = writeln!(o, "{}. [{}] {}  ({})", n + 1, severity_label(f.severity, lang), t(&f.title, lang), f.id);
         let _ = writeln!(o, "   {}", t(&f.summary, lang));
+        if let Some(origin) = &f.origin {
+            let _ = writeln!(o, "   {}: {origin}", label("origin", lang));
+        }
         if !f.nodes.is_empty() {
             let _ = writeln!(o, "   {}: {}", label("nodes", lang), f.nodes.join(", "));
         }
@@ -226,6 +230,9 @@ pub fn markdown(report: &Report, lang: Lang) -> String {
     for f in &report.findings {
         let _ = writeln!(o, "### [{}] {} (`{}`)\n", severity_label(f.severity, lang), t(&f.title, lang), f.id);
         let _ = writeln!(o, "{}\n", t(&f.summary, lang));
+        if let Some(origin) = &f.origin {
+            let _ = writeln!(o, "{}: {origin}\n", label("origin", lang));
+        }
         if !f.nodes.is_empty() {
             let _ = writeln!(o, "{}: {}\n", label("nodes", lang), f.nodes.join(", "));
         }

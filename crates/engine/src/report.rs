@@ -129,6 +129,11 @@ pub struct Finding {
     /// ones marked.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub by_node: Vec<NodeValue>,
+    /// For a finding from an operator's knowledge base: where it comes
+    /// from (`ascend-fd kg-config.json`). Such findings come after the
+    /// product's own and are shown as their own group.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub origin: Option<String>,
     /// Ids of other findings that likely cause this one.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub explained_by: Vec<String>,

@@ -10,7 +10,7 @@ use crate::text::Text;
 use crate::yaml::{self, Node, Value as YValue};
 use serde::{Deserialize, Serialize};
 
-mod compile;
+pub(crate) mod compile;
 pub(crate) mod eval;
 
 pub(crate) use compile::compile_rule;
@@ -265,6 +265,11 @@ pub struct Rule {
     /// Where the knowledge comes from (doc names, issue numbers).
     #[serde(default)]
     pub sources: Vec<String>,
+    /// Set for rules that come from outside the product (an operator's
+    /// knowledge base): the attribution shown with their findings. Rule
+    /// files cannot set it.
+    #[serde(skip)]
+    pub origin: Option<String>,
 }
 
 impl Rule {
