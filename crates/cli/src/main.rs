@@ -238,7 +238,7 @@ fn run(cli: Cli) -> Result<String, String> {
             })
         }
         Command::Rules { format, rules } => {
-            let cat = catalogue_with(&rules, kb.as_deref())?;
+            let cat = catalogue_with(&rules, None)?;
             Ok(match format {
                 ListFormat::Json => {
                     let rules: Vec<_> = cat
