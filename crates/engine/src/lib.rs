@@ -40,6 +40,7 @@ pub mod rules;
 pub mod segment;
 pub mod share;
 pub mod signatures;
+pub mod stub;
 pub mod template;
 pub mod text;
 pub mod unexplained;
