@@ -4,6 +4,7 @@
 //! roll-doctor diagnose [FILE…|-] [--format text|json|markdown] [--lang en|zh] [--rules PATH]… [--kb FILE] [--nodes]
 //! roll-doctor rules [--format text|json] [--rules PATH]…
 //! roll-doctor facts
+//! roll-doctor new-rule LINE
 //! ```
 //! Exit status: 0 when the diagnosis ran (with or without findings), 2 on bad
 //! usage or unreadable input.
@@ -84,6 +85,11 @@ enum Command {
     },
     /// List the facts rules can use: name, value type, subject, meaning.
     Facts,
+    /// Print a rule-file stub for a log line no rule explains (to complete and put in rules/).
+    NewRule {
+        /// The line, as the report's unexplained list shows it.
+        line: String,
+    },
     /// Print every log signature pattern, one per line (for `rg -f`, used by `cargo xtask bench`).
     #[command(hide = true)]
     Signatures,
@@ -273,6 +279,7 @@ fn run(cli: Cli) -> Result<String, String> {
                 }
             })
         }
+        Command::NewRule { line } => Ok(roll_doctor_engine::stub::rule_from_line(&line)),
         Command::Signatures => Ok(catalogue().signatures.patterns.iter().map(|p| format!("{p}\n")).collect()),
         Command::Facts => Ok(parse::fact_defs()
             .map(|d| format!("{:<32} {:<5} {:<18} {}\n", d.name, d.ty.name(), d.subject.unwrap_or("-"), d.doc))

@@ -181,3 +181,18 @@ fn a_knowledge_base_adds_its_group() {
     assert_eq!(code, 2);
     assert!(err.contains("not an ascend-fd knowledge base"), "{err}");
 }
+
+#[test]
+fn new_rule_from_a_line_loads_as_an_extra_rule() {
+    let line = "(WorkerDict pid=2211) ValueError: Expected tensor of shape [4096, 128] but got [2048, 128]";
+    let (code, stub, err) = run_stdin(&["new-rule", line], "");
+    assert_eq!(code, 0, "{err}");
+    let dir = temp_dir("stub");
+    let path = dir.join("stub.yaml");
+    std::fs::write(&path, &stub).unwrap();
+    let (code, out, err) =
+        run_stdin(&["diagnose", "--format", "json", "--rules", path.to_str().unwrap(), "-"], &format!("{line}\n"));
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "the stub loads without errors: {err}");
+    assert!(out.contains("\"new-value-error\""), "{out}");
+}
