@@ -293,8 +293,39 @@ fn step_facts(ctx: &Ctx<'_>, name: &str, subject: Option<&str>, nodes: &BTreeSet
         })
         .collect();
     idx.sort_by_key(|i| (!ctx.cited.contains(i), *i));
-    idx.truncate(5);
     idx
+}
+
+/// What a step's answering facts conclude, in a few words: the values some
+/// finding rests on (`5: DOWN`), else the one value they all share (`UP`),
+/// else nothing; an answer the user clicked says its label.
+fn conclusion(ctx: &Ctx<'_>, answering: &[usize]) -> Option<crate::Text> {
+    let facts: Vec<&Fact> = answering.iter().map(|&i| &ctx.ev.facts[i]).collect();
+    if let Some(Origin::Answer(a)) = facts.first().map(|f| &f.origin) {
+        let label =
+            ctx.cat.rule(&a.rule)?.steps.iter().find(|s| s.id == a.step)?.answers.iter().find(|o| o.id == a.answer)?;
+        return Some(label.label.clone());
+    }
+    let show = |f: &Fact| match f.subject.as_deref() {
+        Some(s) if s != "?" => format!("{s}: {}", f.value.to_text()),
+        _ => f.value.to_text(),
+    };
+    let cited: Vec<String> =
+        answering.iter().filter(|i| ctx.cited.contains(i)).map(|&i| show(&ctx.ev.facts[i])).collect();
+    let text = if !cited.is_empty() {
+        let mut c = cited;
+        c.dedup();
+        c.truncate(8);
+        c.join(", ")
+    } else {
+        let values: BTreeSet<String> = facts.iter().map(|f| f.value.to_text()).collect();
+        match (values.len(), values.into_iter().next()) {
+            (1, Some(v)) if facts.len() > 1 => format!("{}× {v}", facts.len()),
+            (1, Some(_)) => show(facts[0]),
+            _ => return None,
+        }
+    };
+    Some(crate::Text::new(text.clone(), text))
 }
 
 /// Step 4: one finding, with its evidence, steps and fixes filled in.
@@ -341,6 +372,8 @@ fn finding(rule: &Rule, fired: &Fired, ctx: &Ctx<'_>) -> (Finding, BTreeSet<usiz
                 Some(name) => step_facts(ctx, name, s.answered_subject.as_deref(), &nodes),
                 None => Vec::new(),
             };
+            let concluded = conclusion(ctx, &answering);
+            let answering: Vec<usize> = answering.into_iter().take(5).collect();
             step_support.extend(answering.iter().copied().filter(|&i| ctx.ev.facts[i].line_ref().is_some()));
             let evidence: Vec<EvidenceLine> =
                 answering.iter().map(|&i| ctx.evidence_of_fact(&ctx.ev.facts[i])).collect();
@@ -354,6 +387,7 @@ fn finding(rule: &Rule, fired: &Fired, ctx: &Ctx<'_>) -> (Finding, BTreeSet<usiz
                 evidence,
                 answers: s.answers.iter().map(|a| (a.id.clone(), a.label.clone())).collect(),
                 answer: clicked,
+                conclusion: concluded,
             }
         })
         .collect();
@@ -511,6 +545,7 @@ fn cann_layer(
                 evidence: Vec::new(),
                 answers: Vec::new(),
                 answer: None,
+                conclusion: None,
             });
         }
     }

@@ -105,6 +105,10 @@ pub struct StepReport {
     /// The answer the user clicked, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub answer: Option<String>,
+    /// What the lines that answer it conclude (`5: DOWN`, `8× UP`), or the
+    /// clicked answer's label.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conclusion: Option<Text>,
 }
 
 /// A rule that fired, with everything needed to act on it.
