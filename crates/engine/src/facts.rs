@@ -183,22 +183,51 @@ pub enum Origin {
 /// Index of a node (a machine of the cluster) in [`crate::diagnose::Collected::nodes`].
 pub type NodeId = u32;
 
-/// One fact with the evidence it came from.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// One fact with the evidence it came from. Serialised flat, as the v1
+/// report schema has it: `name`, `subject`, `value`, `line`, `text`,
+/// `segment`, and `input`, `node` or `answer` where they apply.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Fact {
     /// Declared name (see [`crate::registry`]).
     pub name: &'static str,
     /// What the fact is about (a role, an NPU id, a port), when it is about one thing.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub subject: Option<String>,
     /// The value.
     pub value: FactValue,
     /// The node it describes; `None` for cluster-wide inputs (a ROLL config,
     /// `ray status`) and for pastes that do not say which node they are.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub node: Option<NodeId>,
     /// Where it came from.
     pub origin: Origin,
+}
+
+impl Serialize for Fact {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("name", self.name)?;
+        if let Some(subject) = &self.subject {
+            m.serialize_entry("subject", subject)?;
+        }
+        m.serialize_entry("value", &self.value)?;
+        match &self.origin {
+            Origin::Line { at, segment, text } => {
+                m.serialize_entry("line", &at.line)?;
+                m.serialize_entry("text", text)?;
+                m.serialize_entry("segment", segment)?;
+                m.serialize_entry("input", &at.input)?;
+            }
+            Origin::Answer(a) => {
+                m.serialize_entry("line", &0)?;
+                m.serialize_entry("text", "")?;
+                m.serialize_entry("answer", a)?;
+            }
+        }
+        if let Some(node) = self.node {
+            m.serialize_entry("node", &node)?;
+        }
+        m.end()
+    }
 }
 
 impl Fact {
