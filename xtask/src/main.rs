@@ -5,10 +5,13 @@
 //! - `test`               install, then run every test: native, wasm in headless Chromium, end-to-end
 //! - `dist`               install and write the static site to dist/
 //! - `bench [--mb N]`     engine throughput on a generated N MB log vs `rg -c -f` (default 100)
+//! - `fuzz [--seconds N | --runs N] [TARGET…]`  coverage-guided fuzzing of the engine (fuzz/)
 //!
 //! Installs are idempotent: each tool is checked (and its version compared)
 //! before anything is installed. Only crates.io, npm and Debian's apt are
 //! used; rustup adds the wasm32 target. std only, so this builds in seconds.
+
+mod fuzz;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -300,6 +303,10 @@ fn test() -> Result<(), String> {
             "native tests (engine, CLI, UI strings)",
             Box::new(|| run(cmd("cargo").args(["test", "--workspace", "--locked"]))),
         ),
+        (
+            "fuzz smoke run: every fuzz target briefly (fuzz/)",
+            Box::new(|| fuzz::fuzz(&[], fuzz::Budget::Seconds(fuzz::SMOKE_SECONDS), 8192)),
+        ),
         ("release build of the web app (dist/)", Box::new(build_dist)),
         (
             "wasm tests in headless Chromium",
@@ -493,6 +500,7 @@ fn main() -> ExitCode {
             serve(port)
         }
         Some("test") => test(),
+        Some("fuzz") => fuzz::main(&args[1..]),
         Some("dist") => setup(false).and_then(|_| build_dist()),
         Some("bench") => {
             let mb = args
@@ -504,7 +512,7 @@ fn main() -> ExitCode {
             bench(mb)
         }
         _ => {
-            eprintln!("usage: cargo xtask <setup [--browser] | serve [--port N] | test | dist | bench [--mb N]>");
+            eprintln!("usage: cargo xtask <setup [--browser] | serve [--port N] | test | dist | bench [--mb N] | fuzz [--seconds N | --runs N] [TARGET…]>");
             return ExitCode::from(2);
         }
     };

@@ -23,7 +23,7 @@
 //! ```
 
 use regex::Regex;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::OnceLock;
 
 /// What a redacted value was.
@@ -72,8 +72,44 @@ const PUBLIC_HOSTS: &[&str] = &[
     "debian.org",
     "gitee.com",
 ];
-/// User names that identify nobody.
-const PUBLIC_USERS: &[&str] = &["root", "admin", "user", "ubuntu", "HwHiAiUser", "ma-user", "node", "ray"];
+/// User names that identify nobody, and words too common to replace inside
+/// other words when a home path happens to use them (`/home/test`).
+const PUBLIC_USERS: &[&str] = &[
+    "root",
+    "admin",
+    "user",
+    "ubuntu",
+    "HwHiAiUser",
+    "ma-user",
+    "node",
+    "ray",
+    "test",
+    "tmp",
+    "data",
+    "work",
+    "workspace",
+    "share",
+    "shared",
+    "dev",
+    "app",
+    "apps",
+    "service",
+    "nobody",
+    "guest",
+    "docker",
+    "git",
+    "www",
+    "models",
+    "model",
+    "code",
+    "local",
+];
+
+/// Shortest learned user name replaced inside longer words; shorter ones
+/// (`li`) are replaced only as whole words.
+const MIN_USER_IN_WORD: usize = 3;
+/// Shortest learned host name replaced (as a whole word) wherever it occurs.
+const MIN_HOST: usize = 2;
 
 fn pattern() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
@@ -83,12 +119,13 @@ fn pattern() -> &'static Regex {
         Regex::new(&format!(
             r"(?x)
             (?P<email>[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{{2,}})
-          | (?P<token>\bhf_[A-Za-z0-9]{{16,}}|\bsk-[A-Za-z0-9_-]{{16,}}|\bgh[pousr]_[A-Za-z0-9]{{20,}}|\bAKIA[0-9A-Z]{{16}}\b|\bxox[bpa]-[A-Za-z0-9-]{{10,}})
+          | (?P<token>\bhf_[A-Za-z0-9]{{16,}}|\bsk-[A-Za-z0-9_-]{{16,}}|\bgh[pousr]_[A-Za-z0-9]{{20,}}|\bgithub_pat_[A-Za-z0-9_]{{20,}}|\bAKIA[0-9A-Z]{{16}}\b|\bxox[bpa]-[A-Za-z0-9-]{{10,}})
+          | (?i:bearer|token|api[_-]?key|secret|password|passwd)[\x20\t]*[:=][\x20\t]*(?P<secret>[A-Za-z0-9._~+/=-]{{12,}})
           | (?i:bearer)\s+(?P<bearer>[A-Za-z0-9._~+/=-]{{12,}})
           | (?P<mac>\b[0-9A-Fa-f]{{2}}(?::[0-9A-Fa-f]{{2}}){{5}}\b)
-          | (?P<ipv6>(?:{h}:){{7}}{h}|(?:{h}:){{1,6}}:(?:{h}(?::{h}){{0,5}})?)
+          | (?P<ipv6>(?:{h}:){{7}}{h}|(?:{h}:){{1,6}}:(?:{h}(?::{h}){{0,5}})?|::(?:{h}:){{0,5}}{h})
           | (?P<ipv4>\b{octet}(?:\.{octet}){{3}}\b)
-          | (?P<puser>\b[a-z_][a-z0-9_-]{{0,31}})@(?P<phost>[A-Za-z0-9][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*)
+          | (?P<puser>\b[A-Za-z_][A-Za-z0-9_.-]{{0,31}})@(?P<phost>[A-Za-z0-9][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*)
           | /(?:home|Users)/(?P<huser>[A-Za-z0-9._-]+)
           | (?P<fqdn>\b[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.(?:com|cn|net|org|io|local|internal|lan|corp|cloud)\b)
             "
@@ -109,7 +146,41 @@ fn keep_ipv6(ip: &str) -> bool {
 
 fn keep_host(h: &str) -> bool {
     let l = h.to_ascii_lowercase();
-    l == "localhost" || PUBLIC_HOSTS.iter().any(|p| l == *p || l.ends_with(&format!(".{p}")))
+    l == "localhost"
+        || l.starts_with("localhost.")
+        || l.starts_with("ip6-")
+        || PUBLIC_HOSTS.iter().any(|p| l == *p || l.ends_with(&format!(".{p}")))
+}
+
+fn keep_user(u: &str) -> bool {
+    PUBLIC_USERS.iter().any(|p| p.eq_ignore_ascii_case(u)) || u.chars().all(|c| c == '.')
+}
+
+/// Whether `h` can be a host name worth learning: letters, digits, `-` and
+/// `.`, starting and ending with a letter or digit, with at least one letter
+/// (`2.1` in `torch@2.1` is a version, not a host).
+fn host_like(h: &str) -> bool {
+    let b = h.as_bytes();
+    h.len() >= MIN_HOST
+        && h.len() <= 253
+        && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'-' || *c == b'.')
+        && b.first().is_some_and(u8::is_ascii_alphanumeric)
+        && b.last().is_some_and(u8::is_ascii_alphanumeric)
+        && b.iter().any(u8::is_ascii_alphabetic)
+        && !keep_host(h)
+        && h.parse::<std::net::IpAddr>().is_err()
+}
+
+fn user_like(u: &str) -> bool {
+    !u.is_empty()
+        && u.len() <= 64
+        && u.bytes().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'))
+        && u.bytes().any(|c| c.is_ascii_alphabetic())
+        && !keep_user(u)
+}
+
+fn is_word(c: Option<char>) -> bool {
+    c.is_some_and(|c| c.is_ascii_alphanumeric())
 }
 
 /// A match worth replacing: its kind, span and text.
@@ -134,6 +205,8 @@ fn find_all(text: &str) -> Vec<Found> {
             }
         } else if c.name("token").is_some() {
             push(Kind::Token, c.name("token"));
+        } else if c.name("secret").is_some() {
+            push(Kind::Token, c.name("secret"));
         } else if c.name("bearer").is_some() {
             push(Kind::Token, c.name("bearer"));
         } else if c.name("mac").is_some() {
@@ -148,21 +221,20 @@ fn find_all(text: &str) -> Vec<Found> {
             }
         } else if let Some(host) = c.name("phost") {
             let user = c.name("puser");
-            if user.is_some_and(|u| !PUBLIC_USERS.contains(&u.as_str())) {
-                push(Kind::User, user);
-            }
             // A host that is itself an IPv4 address gets an address placeholder.
-            let is_ip =
-                host.as_str().split('.').count() == 4 && host.as_str().split('.').all(|p| p.parse::<u8>().is_ok());
-            if is_ip {
-                if !keep_ipv4(host.as_str()) {
+            let is_ip = host.as_str().parse::<std::net::Ipv4Addr>().is_ok();
+            if is_ip || host_like(host.as_str()) {
+                if user.is_some_and(|u| user_like(u.as_str())) {
+                    push(Kind::User, user);
+                }
+                if !is_ip {
+                    push(Kind::Host, Some(host));
+                } else if !keep_ipv4(host.as_str()) {
                     push(Kind::Ipv4, Some(host));
                 }
-            } else if !keep_host(host.as_str()) {
-                push(Kind::Host, Some(host));
             }
         } else if let Some(u) = c.name("huser") {
-            if !PUBLIC_USERS.contains(&u.as_str()) {
+            if user_like(u.as_str()) {
                 push(Kind::User, Some(u));
             }
         } else if let Some(m) = c.name("fqdn") {
@@ -174,6 +246,79 @@ fn find_all(text: &str) -> Vec<Found> {
     out
 }
 
+/// Commands whose output is the machine's own name.
+const HOSTNAME_COMMANDS: &[&str] = &["hostname", "hostname -s", "hostname -f", "uname -n", "cat /etc/hostname"];
+
+/// Names a text teaches without a pattern able to find them again: the host
+/// of a prompt or an `ssh user@host`, the user of a home path, the names of
+/// an `/etc/hosts` line, what `hostname` printed, a collector's node marker,
+/// `HOSTNAME=`/`USER=` in an environment dump.
+fn learn_names(text: &str, out: &mut Vec<(Kind, String)>) {
+    let mut hostname_next = false;
+    for raw in text.split('\n') {
+        let line = raw.trim_end_matches('\r').trim();
+        if hostname_next {
+            hostname_next = false;
+            if !line.contains(char::is_whitespace) && host_like(line) {
+                out.push((Kind::Host, line.to_string()));
+                continue;
+            }
+        }
+        if line.is_empty() {
+            continue;
+        }
+        // A prompt or collector marker for `hostname`: the next line is the name.
+        let command = line
+            .strip_prefix("===== roll-doctor: ")
+            .and_then(|r| r.split(" =====").next())
+            .or_else(|| line.rsplit_once(['$', '#']).map(|(_, c)| c.trim()));
+        if command.is_some_and(|c| HOSTNAME_COMMANDS.contains(&c)) {
+            hostname_next = true;
+        }
+        if let Some(rest) = line.strip_prefix("===== roll-doctor node: ") {
+            let name = rest.split(" =====").next().unwrap_or("").trim();
+            if host_like(name) {
+                out.push((Kind::Host, name.to_string()));
+            }
+            continue;
+        }
+        // `10.0.0.1  ascend-node-17 ascend-node-17.cluster  # comment`
+        let mut words = line.split('#').next().unwrap_or("").split_whitespace();
+        if words.next().is_some_and(|w| w.parse::<std::net::IpAddr>().is_ok()) {
+            let names: Vec<&str> = words.collect();
+            if !names.is_empty() && names.iter().all(|n| host_like(n) || keep_host(n)) {
+                out.extend(names.iter().filter(|n| host_like(n)).map(|n| (Kind::Host, n.to_string())));
+            }
+        }
+        for (key, kind) in
+            [("HOSTNAME=", Kind::Host), ("USER=", Kind::User), ("LOGNAME=", Kind::User), ("SUDO_USER=", Kind::User)]
+        {
+            if let Some(v) = line.strip_prefix("export ").unwrap_or(line).strip_prefix(key) {
+                let v = v.trim_matches(['"', '\'']);
+                if (kind == Kind::Host && host_like(v)) || (kind == Kind::User && user_like(v)) {
+                    out.push((kind, v.to_string()));
+                }
+            }
+        }
+        if line.contains('@') || line.contains("/home/") || line.contains("/Users/") {
+            for f in find_all(line) {
+                if matches!(f.kind, Kind::User | Kind::Host) {
+                    let v = &line[f.start..f.end];
+                    out.push((f.kind, v.to_string()));
+                    // `node17.corp.internal`: its first label names the machine too.
+                    if f.kind == Kind::Host {
+                        if let Some((first, _)) = v.split_once('.') {
+                            if host_like(first) && first.len() >= 3 && first.bytes().any(|c| !c.is_ascii_alphabetic()) {
+                                out.push((Kind::Host, first.to_string()));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Consistent redaction over a set of texts.
 #[derive(Clone, Debug, Default)]
 pub struct Redactor {
@@ -182,20 +327,58 @@ pub struct Redactor {
     /// Every sensitive value seen in the texts; placeholders avoid them.
     originals: HashSet<String>,
     counters: HashMap<Kind, u32>,
+    /// Values replaced wherever they occur (not only where a pattern finds
+    /// them): everything found or learned, in a stable order.
+    known: BTreeMap<String, Kind>,
+    /// `known` as one alternation, longest first; rebuilt when it grows.
+    matcher: Option<Regex>,
 }
 
 impl Redactor {
     /// A redactor for `texts`: it first collects every original value so no
-    /// placeholder can collide with one.
+    /// placeholder can collide with one, and learns the host and user names
+    /// the texts reveal (see [`Redactor::learn`]).
     pub fn for_texts<S: AsRef<str>>(texts: &[S]) -> Redactor {
         let mut r = Redactor::default();
         for t in texts {
             let t = t.as_ref();
             for f in find_all(t) {
-                r.originals.insert(t[f.start..f.end].to_string());
+                r.know(f.kind, &t[f.start..f.end]);
             }
+            r.learn(t);
         }
         r
+    }
+
+    fn know(&mut self, kind: Kind, value: &str) {
+        self.originals.insert(value.to_string());
+        if !self.known.contains_key(value) {
+            self.known.insert(value.to_string(), kind);
+            self.matcher = None;
+        }
+    }
+
+    /// Learns the names `text` reveals — the host of a prompt
+    /// (`user@ascend-node-17`), `/etc/hosts`-style lines, `hostname` output,
+    /// collector node markers, home paths, `HOSTNAME=`/`USER=` — so they are
+    /// replaced wherever they occur in what is redacted, also where no
+    /// pattern would find them (a bare `ascend-node-17` in a log line, a
+    /// user name inside a longer word). `text` itself need not be shared:
+    /// the whole paste teaches, only what is shared is redacted.
+    pub fn learn(&mut self, text: &str) {
+        let mut names = Vec::new();
+        learn_names(text, &mut names);
+        for (kind, name) in names {
+            self.know(kind, &name);
+        }
+    }
+
+    /// Learns a host name known from elsewhere (a node label).
+    pub fn learn_host(&mut self, name: &str) {
+        let name = name.trim();
+        if host_like(name) {
+            self.know(Kind::Host, name);
+        }
     }
 
     fn placeholder(&mut self, kind: Kind, original: &str) -> String {
@@ -246,12 +429,68 @@ impl Redactor {
         }
     }
 
-    /// Redacts one text. Values seen before get the same placeholder.
+    /// The alternation of every known value, longest first (so at one
+    /// position the longest wins); `None` when nothing is known or it
+    /// cannot be built (then only the patterns apply).
+    fn matcher(&mut self) -> Option<&Regex> {
+        if self.matcher.is_none() && !self.known.is_empty() {
+            let mut keys: Vec<&String> = self.known.keys().collect();
+            keys.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+            let alt: Vec<String> = keys.iter().map(|k| regex::escape(k)).collect();
+            self.matcher = regex::RegexBuilder::new(&alt.join("|"))
+                .unicode(false)
+                .size_limit(64 << 20)
+                .dfa_size_limit(16 << 20)
+                .build()
+                .ok();
+        }
+        self.matcher.as_ref()
+    }
+
+    /// Occurrences of known values in `text` that may be replaced there.
+    fn find_known(&mut self, text: &str) -> Vec<Found> {
+        let mut out = Vec::new();
+        if self.known.is_empty() {
+            return out;
+        }
+        let Some(m) = self.matcher().cloned() else { return out };
+        let mut at = 0;
+        while at <= text.len() {
+            let Some(hit) = m.find_at(text, at) else { break };
+            let value = hit.as_str();
+            let kind = self.known.get(value).copied();
+            let before = text[..hit.start()].chars().next_back();
+            let after = text[hit.end()..].chars().next();
+            let whole_word = !(is_word(value.chars().next()) && is_word(before))
+                && !(is_word(value.chars().next_back()) && is_word(after));
+            let ok = match kind {
+                // A user name is replaced inside longer words too (`jdoe_exp3`), unless very short.
+                Some(Kind::User) => value.len() >= MIN_USER_IN_WORD || whole_word,
+                Some(Kind::Host) => whole_word,
+                Some(_) => true,
+                None => false,
+            };
+            if ok {
+                out.push(Found { kind: kind.unwrap_or(Kind::Host), start: hit.start(), end: hit.end() });
+                at = hit.end();
+            } else {
+                // Try again one character on: a shorter name may start inside this one.
+                at = hit.start() + text[hit.start()..].chars().next().map_or(1, char::len_utf8);
+            }
+        }
+        out
+    }
+
+    /// Redacts one text. Values seen before get the same placeholder; values
+    /// found or learned anywhere are replaced wherever they occur here.
     pub fn redact(&mut self, text: &str) -> String {
-        let found = find_all(text);
+        let mut found = find_all(text);
+        found.extend(self.find_known(text));
         if found.is_empty() {
             return text.to_string();
         }
+        // Leftmost first; at one position the longest.
+        found.sort_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
         let mut out = String::with_capacity(text.len());
         let mut at = 0;
         for f in found {
@@ -259,7 +498,10 @@ impl Redactor {
                 continue;
             }
             out.push_str(&text[at..f.start]);
-            let p = self.placeholder(f.kind, &text[f.start..f.end]);
+            let original = &text[f.start..f.end];
+            // One value, one kind: what it was first known as.
+            let kind = self.known.get(original).copied().unwrap_or(f.kind);
+            let p = self.placeholder(kind, original);
             out.push_str(&p);
             at = f.end;
         }

@@ -1,0 +1,35 @@
+//! The whole pipeline (`diagnose_inputs`) and sharing its result, over up
+//! to four inputs (NUL separates them; a first line `@node NAME` names an
+//! input's node).
+//!
+//! Invariants: the report is deterministic (same input, same JSON); every
+//! evidence line points at a real line of a real input and starts like it;
+//! a share link with excerpts carries none of the input's IPv4 addresses,
+//! decodes to the payload it was made from and reproduces the findings.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use roll_doctor_engine::share::{build, decode, encode, report_from};
+use roll_doctor_engine::{diagnose_inputs, Lang, Session};
+use roll_doctor_fuzz::{check_evidence, inputs, private_ipv4s};
+
+fuzz_target!(|data: &[u8]| {
+    let inputs = inputs(data);
+    let report = diagnose_inputs(&inputs);
+    let json = serde_json::to_value(&report).expect("report serialises");
+    let again = serde_json::to_value(diagnose_inputs(&inputs)).unwrap();
+    assert_eq!(json, again, "not deterministic");
+    check_evidence(&inputs, &json);
+
+    let (payload, _mapping) = build(&inputs, &Session::default(), Lang::En, true);
+    let link = encode(&payload);
+    let back = decode(&link).expect("our own link decodes");
+    assert_eq!(back, payload);
+    let shared = serde_json::to_string(&payload).unwrap();
+    let originals: Vec<String> = inputs.iter().flat_map(|i| private_ipv4s(&i.text)).collect();
+    for ip in private_ipv4s(&shared) {
+        assert!(!originals.contains(&ip), "{ip} is in the share link: {shared}");
+    }
+    let rebuilt = report_from(&back);
+    assert!(rebuilt.missing.is_empty(), "the link lost findings {:?}", rebuilt.missing);
+});

@@ -1,0 +1,42 @@
+//! Redaction (`redact::Redactor`) over several texts (NUL separates them).
+//!
+//! Invariants: no IPv4 address of the input that identifies a machine is
+//! left in the output; no original listed in the mapping is left as a
+//! whole token; equal texts give equal outputs; no placeholder equals an
+//! original; a fresh redactor gives the same output (deterministic).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use roll_doctor_engine::redact::Redactor;
+use roll_doctor_fuzz::private_ipv4s;
+
+fuzz_target!(|data: &[u8]| {
+    let all = roll_doctor_fuzz::text(data);
+    let texts: Vec<&str> = all.split('\0').take(8).collect();
+    let mut r = Redactor::for_texts(&texts);
+    let out: Vec<String> = texts.iter().map(|t| r.redact(t)).collect();
+    let joined = out.join("\n");
+    let before: Vec<String> = texts.iter().flat_map(|t| private_ipv4s(t)).collect();
+    for ip in private_ipv4s(&joined) {
+        assert!(!before.contains(&ip), "{ip} survived: {joined:?}");
+    }
+    let mapping = r.mapping();
+    for m in &mapping {
+        assert!(
+            !mapping.iter().any(|o| o.original == m.placeholder),
+            "placeholder {} equals an original",
+            m.placeholder
+        );
+        assert!(!roll_doctor_fuzz::has_token(&joined, &m.original), "{:?} survived: {joined:?}", m.original);
+    }
+    for (i, a) in texts.iter().enumerate() {
+        for (j, b) in texts.iter().enumerate().skip(i + 1) {
+            if a == b {
+                assert_eq!(out[i], out[j]);
+            }
+        }
+    }
+    let mut r2 = Redactor::for_texts(&texts);
+    let again: Vec<String> = texts.iter().map(|t| r2.redact(t)).collect();
+    assert_eq!(out, again, "not deterministic");
+});
