@@ -15,6 +15,9 @@ use std::sync::OnceLock;
 
 include!(concat!(env!("OUT_DIR"), "/rule_files.rs"));
 
+/// The largest rule file accepted (bytes). Real ones are a few KiB.
+pub const MAX_RULE_FILE: usize = 256 << 10;
+
 /// All rules with their compiled conditions and the shared signature set.
 #[derive(Debug)]
 pub struct Catalogue {
@@ -79,6 +82,18 @@ impl Catalogue {
             .map(|(f, s)| (*f, *s, false))
             .chain(extra.iter().map(|(f, s)| (f.as_str(), s.as_str(), true)));
         for (file, src, is_extra) in all {
+            if src.len() > MAX_RULE_FILE {
+                errors.push(RuleError {
+                    file: file.to_string(),
+                    line: None,
+                    message: format!(
+                        "the file is {} bytes; a rule file may be at most {} KiB",
+                        src.len(),
+                        MAX_RULE_FILE >> 10
+                    ),
+                });
+                continue;
+            }
             let c = match parse_rule_tree(file, src).and_then(|p| compile_rule(file, p, &mut patterns)) {
                 Ok(c) => c,
                 Err(e) => {
@@ -121,9 +136,24 @@ impl Catalogue {
         patterns.push(crate::cann::SIGNATURE.to_string());
         let signatures = match SignatureSet::new(&patterns) {
             Ok(s) => s,
-            Err(message) => {
+            Err(message) if !extra.is_empty() => {
                 // Every pattern compiled alone, so only their sum can be too
-                // large: keep the embedded rules' patterns working.
+                // large: leave the extra files out, keep every built-in rule.
+                let mut cat = Catalogue::load_with(embedded, &[]);
+                let names: Vec<&str> = extra.iter().map(|(f, _)| f.as_str()).collect();
+                cat.errors.extend(errors.into_iter().filter(|e| names.contains(&e.file.as_str())));
+                for name in names {
+                    cat.errors.push(RuleError {
+                        file: name.to_string(),
+                        line: None,
+                        message: format!(
+                            "not loaded: with the extra rule files the signature set is too large ({message}); the built-in rules still work"
+                        ),
+                    });
+                }
+                return cat;
+            }
+            Err(message) => {
                 errors.push(RuleError { file: "(all rules)".into(), line: None, message });
                 compiled.clear();
                 by_id.clear();

@@ -31,6 +31,11 @@ pub const VERSION: u32 = 1;
 pub const MAX_FRAGMENT: usize = 64 * 1024;
 /// Largest decompressed payload accepted (bytes): a bomb stops here.
 pub const MAX_JSON: usize = 1024 * 1024;
+/// Most facts, hits or excerpts a link may carry (a real one carries tens;
+/// the fragment limit already keeps them to a few thousand).
+pub const MAX_ITEMS: usize = 20_000;
+/// Most findings, answers or symptoms a link may name.
+pub const MAX_IDS: usize = 2_000;
 
 /// A fact in a link. Short keys keep links short.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -83,7 +88,8 @@ pub struct Payload {
     pub v: u32,
     /// Rule pack the sender used.
     pub rules: String,
-    /// The sender's language.
+    /// The sender's language (a language this version does not speak is read as English).
+    #[serde(default, deserialize_with = "lenient_lang")]
     pub lang: Lang,
     /// Number of inputs.
     #[serde(default)]
@@ -105,6 +111,12 @@ pub struct Payload {
     /// Redacted evidence lines (opt-in).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub excerpts: Vec<EvidenceLine>,
+}
+
+/// A language a later version may add is no reason to refuse the link.
+fn lenient_lang<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Lang, D::Error> {
+    let v = serde_json::Value::deserialize(d)?;
+    Ok(v.as_str().and_then(Lang::parse).unwrap_or_default())
 }
 
 /// Why a link could not be opened.
@@ -157,7 +169,7 @@ pub fn build(inputs: &[crate::Input], session: &Session, lang: Lang, excerpts: b
     let cat = catalogue();
     let c = collect(cat, inputs);
     let evaluation = evaluate_full(cat, &c, session, None);
-    build_from(cat, &c, &evaluation, session, lang, excerpts)
+    build_payload(cat, &c, &evaluation, session, lang, excerpts, inputs)
 }
 
 /// Builds the payload from a diagnosis already made (the page keeps what it
@@ -169,6 +181,22 @@ pub fn build_from(
     session: &Session,
     lang: Lang,
     excerpts: bool,
+) -> (Payload, Vec<Mapping>) {
+    build_payload(cat, c, evaluation, session, lang, excerpts, &[])
+}
+
+/// Builds the payload; `inputs`, when given, teach the redactor the host and
+/// user names they reveal (prompts, `/etc/hosts` lines, `hostname` output,
+/// node markers, home paths), so those names are replaced wherever they
+/// occur in what is shared, also where no pattern would find them.
+fn build_payload(
+    cat: &Catalogue,
+    c: &Collected,
+    evaluation: &Evaluation,
+    session: &Session,
+    lang: Lang,
+    excerpts: bool,
+    inputs: &[crate::Input],
 ) -> (Payload, Vec<Mapping>) {
     let report = &evaluation.report;
     // The answers' facts are re-derived from the session: only pasted facts travel.
@@ -184,6 +212,15 @@ pub fn build_from(
     let all_evidence: Vec<&EvidenceLine> = report.findings.iter().flat_map(|f| f.evidence.iter()).collect();
     corpus.extend(all_evidence.iter().map(|e| e.text.clone()));
     let mut r = Redactor::for_texts(&corpus);
+    for i in inputs {
+        r.learn(&i.text);
+        if let Some(n) = &i.node {
+            r.learn_host(n);
+        }
+    }
+    for n in &c.nodes {
+        r.learn_host(n);
+    }
     let nodes: Vec<String> = c.nodes.iter().map(|n| r.redact(n)).collect();
     let facts = shared
         .iter()
@@ -268,10 +305,23 @@ pub fn decode(fragment: &str) -> Result<Payload, ShareError> {
         miniz_oxide::inflate::TINFLStatus::HasMoreOutput => ShareError::TooLarge,
         _ => ShareError::Corrupt("compressed data is invalid".into()),
     })?;
-    // Only v1 exists; a v2 would upgrade a v1 payload here.
-    let p: Payload = serde_json::from_slice(&json).map_err(|e| ShareError::Corrupt(e.to_string()))?;
+    // Only v1 exists; a v2 would upgrade a v1 payload here. Fields a later
+    // version adds are ignored; a wrong type names where it is
+    // (`facts[3].l: invalid type: string "x", expected u32`). serde_json
+    // refuses nesting deeper than 128 levels.
+    let de = &mut serde_json::Deserializer::from_slice(&json);
+    let p: Payload = serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        ShareError::Corrupt(if path == "." { inner.to_string() } else { format!("{path}: {inner}") })
+    })?;
     if p.v != version {
         return Err(ShareError::Corrupt("version mismatch".into()));
+    }
+    let items = [p.facts.len(), p.hits.len(), p.excerpts.len()];
+    let ids = [p.findings.len(), p.session.answers.len(), p.session.symptoms.len(), p.nodes.len()];
+    if items.iter().any(|&n| n > MAX_ITEMS) || ids.iter().any(|&n| n > MAX_IDS) {
+        return Err(ShareError::TooLarge);
     }
     Ok(p)
 }
