@@ -15,7 +15,7 @@ use libfuzzer_sys::fuzz_target;
 use roll_doctor_engine::catalogue::rule_files;
 use roll_doctor_engine::{diagnose_with, Catalogue, Input};
 
-const EMBEDDED: usize = 12;
+const EMBEDDED: usize = 4;
 const NAME: &str = "fuzz/extra.yaml";
 
 fuzz_target!(|data: &[u8]| {

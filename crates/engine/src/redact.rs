@@ -183,6 +183,23 @@ fn is_word(c: Option<char>) -> bool {
     c.is_some_and(|c| c.is_ascii_alphanumeric())
 }
 
+/// Up to this many known values are looked for one by one; more go through one automaton.
+const FEW_KNOWN: usize = 32;
+
+/// Whether the known `value` of `kind` found at `at` in `text` is replaced there.
+fn replaceable(text: &str, at: usize, value: &str, kind: Kind) -> bool {
+    let before = text[..at].chars().next_back();
+    let after = text[at + value.len()..].chars().next();
+    let whole_word =
+        !(is_word(value.chars().next()) && is_word(before)) && !(is_word(value.chars().next_back()) && is_word(after));
+    match kind {
+        // A user name is replaced inside longer words too (`jdoe_exp3`), unless very short.
+        Kind::User => value.len() >= MIN_USER_IN_WORD || whole_word,
+        Kind::Host => whole_word,
+        _ => true,
+    }
+}
+
 /// A match worth replacing: its kind, span and text.
 struct Found {
     kind: Kind,
@@ -453,25 +470,25 @@ impl Redactor {
         if self.known.is_empty() {
             return out;
         }
+        if self.known.len() <= FEW_KNOWN {
+            // A few names: look for each (no automaton to build).
+            for (value, &kind) in &self.known {
+                for (i, _) in text.match_indices(value.as_str()) {
+                    if replaceable(text, i, value, kind) {
+                        out.push(Found { kind, start: i, end: i + value.len() });
+                    }
+                }
+            }
+            return out;
+        }
         let Some(m) = self.matcher().cloned() else { return out };
         let mut at = 0;
         while at <= text.len() {
             let Some(hit) = m.find_at(text, at) else { break };
             let value = hit.as_str();
             let kind = self.known.get(value).copied();
-            let before = text[..hit.start()].chars().next_back();
-            let after = text[hit.end()..].chars().next();
-            let whole_word = !(is_word(value.chars().next()) && is_word(before))
-                && !(is_word(value.chars().next_back()) && is_word(after));
-            let ok = match kind {
-                // A user name is replaced inside longer words too (`jdoe_exp3`), unless very short.
-                Some(Kind::User) => value.len() >= MIN_USER_IN_WORD || whole_word,
-                Some(Kind::Host) => whole_word,
-                Some(_) => true,
-                None => false,
-            };
-            if ok {
-                out.push(Found { kind: kind.unwrap_or(Kind::Host), start: hit.start(), end: hit.end() });
+            if let Some(kind) = kind.filter(|&k| replaceable(text, hit.start(), value, k)) {
+                out.push(Found { kind, start: hit.start(), end: hit.end() });
                 at = hit.end();
             } else {
                 // Try again one character on: a shorter name may start inside this one.
@@ -566,6 +583,18 @@ mod tests {
         // 192.0.2.1 is itself in the input: the first placeholder must skip it.
         let out = redact_all(&["a 10.0.0.1 b 192.0.2.1"]);
         assert_eq!(out[0], "a 192.0.2.2 b 192.0.2.3");
+    }
+
+    #[test]
+    fn many_known_values_go_through_one_automaton() {
+        let ips: Vec<String> = (1..=40).map(|i| format!("10.0.{i}.{i}")).collect();
+        let teach = format!("[jdoe@gpu-n1 ~]$ x\n{}", ips.join(" "));
+        let other = "gpu-n1 saw a10.0.7.7 from jdoe_exp and gpu-n12";
+        let mut r = Redactor::for_texts(&[teach.as_str(), other]);
+        assert!(r.known.len() > FEW_KNOWN);
+        let out = r.redact(other);
+        assert!(!out.contains("gpu-n1 ") && !out.contains("10.0.7.7") && !out.contains("jdoe"), "{out}");
+        assert!(out.ends_with(" and gpu-n12"), "a longer name is another host: {out}");
     }
 
     #[test]
