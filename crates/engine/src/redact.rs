@@ -167,8 +167,16 @@ fn host_like(h: &str) -> bool {
         && b.first().is_some_and(u8::is_ascii_alphanumeric)
         && b.last().is_some_and(u8::is_ascii_alphanumeric)
         && b.iter().any(u8::is_ascii_alphabetic)
+        && !version_like(h)
         && !keep_host(h)
         && h.parse::<std::net::IpAddr>().is_err()
+}
+
+/// `2.1rc1`, `v0.8.5`: a version after `pkg@`, not a host.
+fn version_like(h: &str) -> bool {
+    let rest = h.strip_prefix(['v', 'V']).unwrap_or(h);
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0 && rest[digits..].starts_with('.') && rest.as_bytes().get(digits + 1).is_some_and(u8::is_ascii_digit)
 }
 
 fn user_like(u: &str) -> bool {
@@ -595,6 +603,16 @@ mod tests {
         let out = r.redact(other);
         assert!(!out.contains("gpu-n1 ") && !out.contains("10.0.7.7") && !out.contains("jdoe"), "{out}");
         assert!(out.ends_with(" and gpu-n12"), "a longer name is another host: {out}");
+    }
+
+    #[test]
+    fn package_pins_are_not_hosts() {
+        let text = "pip install torch@2.1.0 vllm@v0.8.5rc1 x; see torch and vllm";
+        let out = redact_all(&[text]);
+        assert_eq!(out[0], text);
+        assert!(
+            version_like("v0.8.5rc1") && version_like("2.1") && !version_like("v100-n01") && !version_like("node1")
+        );
     }
 
     #[test]
