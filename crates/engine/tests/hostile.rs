@@ -273,34 +273,29 @@ fn long_and_explosive_patterns_are_load_errors_with_file_and_line() {
 
 #[test]
 fn extra_patterns_too_large_together_leave_the_built_ins_working() {
-    // Each pattern is under the per-pattern limit; together they exceed the set's.
-    let pattern = r"(?:[a-z]{1,40}\d{1,40}){12}";
+    // Each pattern is under the per-pattern limit (2 MB); together they exceed the set's (64 MB).
+    let pattern = r"(?:[a-z]{100}){200}";
     roll_doctor_engine::pattern::compile(pattern).expect("one alone compiles");
-    let files: Vec<(String, String)> = (0..40)
+    let files: Vec<(String, String)> = (0..10)
         .map(|i| {
             let mut src = minimal_rule(&format!("x-many-{i}"), &format!("{pattern}q{i}"));
             src = src.replace("when:\n  signature:", "when:\n  any:\n    - signature:");
-            for j in 0..8 {
+            for j in 0..7 {
                 src = src.replace("\nfixes:", &format!("\n    - signature: '{pattern}r{i}x{j}'\nfixes:"));
             }
             (format!("many-{i}.yaml"), src)
         })
         .collect();
     let cat =
-        within(Duration::from_secs(120), "forty files of big patterns", || Catalogue::load_with(rule_files(), &files));
-    if cat.errors.is_empty() {
-        // The set fit after all: then every extra rule loaded.
-        assert_eq!(cat.extra.len(), files.len());
-    } else {
-        for (name, _) in &files {
-            assert!(
-                cat.errors.iter().any(|e| &e.file == name && e.message.contains("built-in rules still work")),
-                "{name}: {:?}",
-                cat.errors
-            );
-        }
-        assert!(cat.extra.is_empty());
+        within(Duration::from_secs(120), "ten files of big patterns", || Catalogue::load_with(rule_files(), &files));
+    for (name, _) in &files {
+        assert!(
+            cat.errors.iter().any(|e| &e.file == name && e.message.contains("built-in rules still work")),
+            "{name}: {:?}",
+            cat.errors
+        );
     }
+    assert!(cat.extra.is_empty());
     built_ins_work(&cat);
 }
 
