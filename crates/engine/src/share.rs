@@ -503,6 +503,31 @@ mod tests {
             .collect()
     }
 
+    /// `summary`, where a rule pack that grew a step since the link was made
+    /// still counts as the same report: every step the link's report had
+    /// keeps its place, state and clicked answer; steps may be added.
+    fn same_report(got: &[String], want: &[String]) -> Result<(), String> {
+        let split = |s: &str| -> (String, Vec<String>) {
+            let (head, steps) = s.split_once(" steps=").unwrap_or((s, "[]"));
+            let steps: Vec<String> = serde_json::from_str(steps).unwrap_or_default();
+            (head.to_string(), steps)
+        };
+        if got.len() != want.len() {
+            return Err(format!("{} findings, want {}:\n{got:#?}", got.len(), want.len()));
+        }
+        for (g, w) in got.iter().zip(want) {
+            let ((gh, gs), (wh, ws)) = (split(g), split(w));
+            if gh != wh {
+                return Err(format!("got  {gh}\nwant {wh}"));
+            }
+            let mut it = gs.iter();
+            if !ws.iter().all(|step| it.any(|x| x == step)) {
+                return Err(format!("{gh}: steps {gs:?} lack {ws:?} in order"));
+            }
+        }
+        Ok(())
+    }
+
     #[test]
     fn old_links_still_decode() {
         // {"v":1,"rules":"old","lang":"en","findings":[]}, raw deflate, base64url: the v1 format.
@@ -524,7 +549,9 @@ mod tests {
         assert_eq!(p.session.answers.len(), 1);
         let back = report_from(&p);
         assert!(back.missing.is_empty(), "{:?}", back.missing);
-        assert_eq!(summary(&back.report), want_with_excerpts);
+        if let Err(e) = same_report(&summary(&back.report), &want_with_excerpts) {
+            panic!("{e}");
+        }
         // Without excerpts: the same findings, lines and facts; no text.
         let p = decode(FROZEN_V1_TRANSCRIPT_NO_EXCERPTS).expect("decodes");
         let back = report_from(&p);
