@@ -198,8 +198,10 @@ const FEW_KNOWN: usize = 32;
 fn replaceable(text: &str, at: usize, value: &str, kind: Kind) -> bool {
     let before = text[..at].chars().next_back();
     let after = text[at + value.len()..].chars().next();
-    let whole_word =
-        !(is_word(value.chars().next()) && is_word(before)) && !(is_word(value.chars().next_back()) && is_word(after));
+    // Not inside a longer run of letters and digits on either side.
+    let glued_before = is_word(value.chars().next()) && is_word(before);
+    let glued_after = is_word(value.chars().next_back()) && is_word(after);
+    let whole_word = !glued_before && !glued_after;
     match kind {
         // A user name is replaced inside longer words too (`jdoe_exp3`), unless very short.
         Kind::User => value.len() >= MIN_USER_IN_WORD || whole_word,
