@@ -1,22 +1,13 @@
 //! The inputs panel (wasm32 only): one textarea per input with its label,
-//! the detected kind of each part as a chip the user can change, the file
-//! picker, and the toolbar.
+//! the detected kind of each part as a chip the user can change, large
+//! files as cards, the file picker, the toolbar, progress and notices.
 
-use crate::app::{kind_code, kind_from_code, Ctx, Slot, CARD_LIMIT};
-use crate::i18n::{format_size, kind_key, t, tf, Lang};
+use crate::i18n::{format_size, kind_label, t, tf, Lang, S};
+use crate::panels;
+use crate::state::{Ctx, Slot, CARD_LIMIT};
 use leptos::prelude::*;
 use roll_doctor_engine::InputKind;
 use wasm_bindgen::JsCast;
-
-/// Commands worth pasting, shown in the initial hint (verbatim, not translated).
-pub const USEFUL_COMMANDS: &[&str] = &[
-    "npu-smi info",
-    "for i in {0..7}; do hccn_tool -i $i -link -g; done",
-    "ulimit -n",
-    "ray status",
-    "ss -tlnp",
-    "pip list | grep -i -E \"torch|vllm|transformers\"",
-];
 
 fn area_id(slot: &Slot) -> String {
     format!("paste-{}", slot.id)
@@ -36,30 +27,28 @@ fn segments_of(ctx: Ctx, slot: Slot, lang: Lang) -> Option<impl IntoView> {
         .map(|s| {
             let a = s.start_line.to_string();
             let range = if s.start_line == s.end_line {
-                tf(lang, "seg_line", &[("a", &a)])
+                tf(lang, S::SegLine, &[("a", &a)])
             } else {
-                tf(lang, "seg_lines", &[("a", &a), ("b", &s.end_line.to_string())])
+                tf(lang, S::SegLines, &[("a", &a), ("b", &s.end_line.to_string())])
             };
             let chosen = overrides.iter().any(|(l, _)| *l == s.start_line);
             let start = s.start_line;
             let options = InputKind::ALL
                 .into_iter()
-                .map(|k| {
-                    view! { <option value=kind_code(k) selected=k == s.kind>{t(lang, kind_key(k))}</option> }
-                })
+                .map(|k| view! { <option value=k.code() selected=k == s.kind>{t(lang, kind_label(k))}</option> })
                 .collect_view();
             let on_change = move |ev: leptos::ev::Event| {
                 let Some(sel) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok()) else { return };
-                if let Some(kind) = kind_from_code(&sel.value()) {
+                if let Some(kind) = InputKind::from_code(&sel.value()) {
                     ctx.set_override(slot.id, start, kind);
                 }
             };
-            let aria = tf(lang, "seg_kind_aria", &[("range", &range)]);
+            let aria = tf(lang, S::SegKindAria, &[("range", &range)]);
             let cmd = s.command.clone().map(|c| view! { <code class="seg-cmd">"$ "{c}</code> });
-            let mark = chosen.then(|| view! { <span class="seg-chosen">{t(lang, "seg_overridden")}</span> });
+            let mark = chosen.then(|| view! { <span class="seg-chosen">{t(lang, S::SegOverridden)}</span> });
             view! {
                 <li class="seg" data-kind=format!("{:?}", s.kind) data-start=start.to_string()>
-                    <select class="chip" class:chosen=chosen aria-label=aria data-kind=kind_code(s.kind) on:change=on_change>
+                    <select class="chip" class:chosen=chosen aria-label=aria data-kind=s.kind.code() on:change=on_change>
                         {options}
                     </select>
                     {mark}
@@ -71,7 +60,7 @@ fn segments_of(ctx: Ctx, slot: Slot, lang: Lang) -> Option<impl IntoView> {
         .collect_view();
     Some(view! {
         <details class="segments" open=true>
-            <summary>{t(lang, "segments_title")}</summary>
+            <summary>{t(lang, S::SegmentsTitle)}</summary>
             <ul class="seg-list">{items}</ul>
         </details>
     })
@@ -91,42 +80,46 @@ fn slot_view(ctx: Ctx, slot: Slot) -> impl IntoView {
         many().then(|| {
             view! {
                 <button type="button" class="icon remove" data-action="remove-input"
-                    aria-label=move || tf(lang.get(), "remove_input_aria", &[("n", &n())])
-                    title=move || tf(lang.get(), "remove_input_aria", &[("n", &n())])
+                    aria-label=move || tf(lang.get(), S::RemoveInputAria, &[("n", &n())])
+                    title=move || tf(lang.get(), S::RemoveInputAria, &[("n", &n())])
                     on:click=move |_| ctx.remove_slot(slot.id)>"×"</button>
             }
         })
     };
     let body = move || {
         match slot.card.get() {
-        Some(card) => {
-            view! {
-                <div class="file-card" data-file-card="">
-                    <p>{move || {
-                        let l = lang.get();
-                        let name = card.name.clone().unwrap_or_else(|| t(l, "pasted_text").to_string());
-                        tf(l, "file_card", &[("name", &name), ("size", &format_size(card.bytes)), ("lines", &card.lines.to_string())])
-                    }}</p>
-                    <button type="button" data-action="show-file" on:click=move |_| ctx.show_slot_line(slot.id, 1)>
-                        {move || t(lang.get(), "show_text")}
-                    </button>
-                </div>
-            }
-            .into_any()
+        Some(card) => view! {
+            <div class="file-card" data-file-card="">
+                <p>{move || {
+                    let l = lang.get();
+                    let name = card.name.clone().unwrap_or_else(|| t(l, S::PastedText).to_string());
+                    let size = format_size(card.bytes);
+                    match card.lines {
+                        Some(lines) => tf(l, S::FileCard, &[("name", &name), ("size", &size), ("lines", &lines.to_string())]),
+                        None => tf(l, S::FileCardPending, &[("name", &name), ("size", &size)]),
+                    }
+                }}</p>
+                <button type="button" data-action="show-file" on:click=move |_| ctx.show_slot_line(slot.id, 1)>
+                    {move || t(lang.get(), S::ShowText)}
+                </button>
+            </div>
         }
+        .into_any(),
         None => {
             let initial = slot.text.get_value();
             view! {
                 <textarea id=area_id(&slot) class="paste" node_ref=slot.area spellcheck="false" autocomplete="off"
                     autocapitalize="off" wrap="off"
-                    aria-label=move || tf(lang.get(), "input_text_aria", &[("n", &n())])
-                    placeholder=move || if pos() == 0 { t(lang.get(), "placeholder") } else { t(lang.get(), "paste_output_ph") }
+                    aria-label=move || tf(lang.get(), S::InputTextAria, &[("n", &n())])
+                    placeholder=move || if pos() == 0 { t(lang.get(), S::Placeholder) } else { t(lang.get(), S::PasteOutputPh) }
                     on:input=move |_| ctx.user_edit()
                     on:paste=move |ev: leptos::ev::ClipboardEvent| {
                         let text = ev.clipboard_data().and_then(|d| d.get_data("text/plain").ok()).unwrap_or_default();
                         if text.len() > CARD_LIMIT {
                             ev.prevent_default();
                             ctx.paste_big(slot.id, text);
+                        } else {
+                            ctx.pasted();
                         }
                     }>{initial}</textarea>
             }
@@ -137,20 +130,20 @@ fn slot_view(ctx: Ctx, slot: Slot) -> impl IntoView {
     let notes = move || {
         let l = lang.get();
         let unsaved = slot.unsaved.get().map(|b| {
-            view! { <p class="note" data-note="unsaved">{tf(l, "not_saved_large", &[("size", &format_size(b))])}</p> }
+            view! { <p class="note" data-note="unsaved">{tf(l, S::NotSavedLarge, &[("size", &format_size(b))])}</p> }
         });
         let omitted = slot.omitted.get().map(|b| {
-            view! { <p class="note" data-note="omitted">{tf(l, "omitted_restored", &[("size", &format_size(b))])}</p> }
+            view! { <p class="note" data-note="omitted">{tf(l, S::OmittedRestored, &[("size", &format_size(b))])}</p> }
         });
         (unsaved, omitted)
     };
     view! {
         <div class="slot" data-slot=slot.id.to_string()>
             <div class="slot-head">
-                <span class="slot-n">{move || tf(lang.get(), "input_n", &[("n", &n())])}</span>
+                <span class="slot-n">{move || tf(lang.get(), S::InputN, &[("n", &n())])}</span>
                 <input type="text" class="slot-label" autocomplete="off" spellcheck="false"
-                    placeholder=move || t(lang.get(), "input_label_ph")
-                    aria-label=move || tf(lang.get(), "input_label_aria", &[("n", &n())])
+                    placeholder=move || t(lang.get(), S::InputLabelPh)
+                    aria-label=move || tf(lang.get(), S::InputLabelAria, &[("n", &n())])
                     prop:value=move || slot.label.get()
                     on:input=on_label />
                 {remove}
@@ -162,7 +155,7 @@ fn slot_view(ctx: Ctx, slot: Slot) -> impl IntoView {
     }
 }
 
-/// The left column: inputs, toolbar, notes.
+/// The left column: inputs, toolbar, progress, notices, rule files.
 pub fn inputs_panel(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
     let file_input = NodeRef::<leptos::html::Input>::new();
@@ -178,55 +171,41 @@ pub fn inputs_panel(ctx: Ctx) -> impl IntoView {
         ctx.load_files(files);
     };
     let first_id = move || ctx.slots.with(|v| v.first().map(area_id).unwrap_or_default());
-    let progress = move || {
-        let l = lang.get();
-        let reading = ctx.progress.get().map(|p| {
-            view! {
-                <div class="progress" role="status" data-progress="">
-                    <progress max="100" value=p.pct.to_string()></progress>
-                    <span>{tf(l, "reading_file", &[("name", &p.name), ("pct", &p.pct.to_string())])}</span>
-                </div>
-            }
-        });
-        let busy = ctx.busy.get().then(|| {
-            view! { <div class="progress" role="status" data-busy=""><span class="spinner" aria-hidden="true"></span>{t(l, "diagnosing")}</div> }
-        });
-        let failed = ctx.read_error.get().map(|name| {
-            view! { <p class="note error" role="alert">{tf(l, "read_failed", &[("name", &name)])}</p> }
-        });
-        (reading, busy, failed)
-    };
     view! {
         <section class="input">
-            <label for=first_id class="input-label">{move || t(lang.get(), "input_label")}</label>
+            <label for=first_id class="input-label">{move || t(lang.get(), S::InputLabel)}</label>
             <For each=move || ctx.slots.get() key=|s| s.id children=move |slot| slot_view(ctx, slot) />
             <div class="toolbar">
                 <button type="button" class="primary" data-action="diagnose" on:click=move |_| ctx.diagnose_now()>
-                    {move || t(lang.get(), "diagnose")}
+                    {move || t(lang.get(), S::Diagnose)}
                 </button>
                 <button type="button" data-action="add-input" on:click=move |_| ctx.add_slot()>
-                    {move || t(lang.get(), "add_input")}
+                    {move || t(lang.get(), S::AddInput)}
                 </button>
                 <button type="button" data-action="open-files" on:click=open_files>
-                    {move || t(lang.get(), "open_files")}
+                    {move || t(lang.get(), S::OpenFiles)}
                 </button>
                 <button type="button" data-action="example" on:click=move |_| ctx.load_example()>
-                    {move || t(lang.get(), "example")}
+                    {move || t(lang.get(), S::Example)}
                 </button>
                 <button type="button" data-action="clear" on:click=move |_| ctx.clear_all()>
-                    {move || t(lang.get(), "clear")}
+                    {move || t(lang.get(), S::Clear)}
                 </button>
             </div>
             <input type="file" multiple=true class="offscreen" tabindex="-1" aria-hidden="true" node_ref=file_input
                 on:change=on_files />
-            {progress}
-            <p class="shortcut">{move || t(lang.get(), "shortcut")}</p>
-            <p class="shortcut">{move || t(lang.get(), "drop_hint")}</p>
-            <p class="privacy">{move || t(lang.get(), "privacy")}</p>
+            {panels::progress_view(ctx)}
+            {panels::notice_view(ctx)}
+            <p class="shortcut">{move || t(lang.get(), S::Shortcut)}</p>
+            <p class="shortcut">{move || t(lang.get(), S::DropHint)}</p>
+            <p class="privacy">{move || t(lang.get(), S::Privacy)}</p>
             <p class="saved">{move || {
                 let l = lang.get();
-                if ctx.storage_ok.get() { t(l, "saved_note") } else { t(l, "storage_unavailable") }
+                if ctx.storage_ok.get() { t(l, S::SavedNote) } else { t(l, S::StorageUnavailable) }
             }}</p>
+            {panels::open_shared_box(ctx)}
+            {panels::rules_panel(ctx)}
+            {panels::offline_box(ctx)}
         </section>
     }
 }

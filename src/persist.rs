@@ -1,6 +1,7 @@
 //! What the page keeps in localStorage between visits (wasm32 only): the
 //! inputs (labels, texts, kind overrides) and the session (answers,
-//! symptoms). Texts over [`MAX_SAVED`] bytes are left out and marked, so the
+//! symptoms), the extra rule files, the share links' base address and the
+//! language. Texts over [`MAX_SAVED`] bytes are left out and marked, so the
 //! page can say so after a reload. Storage may be missing or full: every
 //! call degrades to "not saved" and the page says that too.
 
@@ -22,7 +23,7 @@ pub struct SavedInput {
     pub text: String,
     /// Size of a text that was too large to keep (it is not in `text`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub omitted: Option<usize>,
+    pub omitted: Option<u64>,
     /// `(start_line, kind)` of segments whose kind the user chose.
     #[serde(default)]
     pub overrides: Vec<(u32, InputKind)>,
@@ -55,4 +56,18 @@ pub fn save(saved: &Saved) -> bool {
 
 pub fn forget() {
     storage_remove(INPUTS_KEY);
+}
+
+/// The saved extra rule files, `(name, text)`.
+pub fn load_rules() -> Vec<(String, String)> {
+    storage_get(crate::state::RULES_KEY).and_then(|raw| serde_json::from_str(&raw).ok()).unwrap_or_default()
+}
+
+/// Saves the extra rule files (none: forgets them); false when refused.
+pub fn save_rules(files: &[(String, String)]) -> bool {
+    if files.is_empty() {
+        storage_remove(crate::state::RULES_KEY);
+        return true;
+    }
+    serde_json::to_string(files).map(|j| storage_set(crate::state::RULES_KEY, &j)).unwrap_or(false)
 }

@@ -1,6 +1,7 @@
 //! Browser plumbing (wasm32 only): storage that may be missing, the
-//! clipboard with its plain-http fallback, the address bar, reading files in
-//! chunks. Nothing here knows about diagnoses.
+//! clipboard with its plain-http fallback, the address bar, focus and
+//! scrolling, downloads, reading Blobs in slices. Nothing here knows about
+//! diagnoses.
 
 use leptos::prelude::*;
 use std::time::Duration;
@@ -15,8 +16,10 @@ pub fn document() -> Option<web_sys::Document> {
     window().and_then(|w| w.document())
 }
 
+/// Milliseconds since the page (or worker) started; works in both.
 pub fn now_ms() -> f64 {
-    window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
+    let perf = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("performance")).ok();
+    perf.and_then(|p| p.dyn_into::<web_sys::Performance>().ok()).map(|p| p.now()).unwrap_or(0.0)
 }
 
 /// localStorage, or None where it is missing or throws (disabled storage,
@@ -150,33 +153,6 @@ pub fn files_of(list: Option<web_sys::FileList>) -> Vec<web_sys::File> {
     (0..list.length()).filter_map(|i| list.get(i)).collect()
 }
 
-/// Bytes read per slice of a file.
-pub const CHUNK: f64 = 1024.0 * 1024.0;
-
-/// Reads a file as UTF-8 text, one `CHUNK` at a time (each slice is a
-/// separate promise, so the page keeps painting and answering input), calling
-/// `progress(done, total)` after each. Invalid UTF-8 becomes U+FFFD.
-pub async fn read_file_text(file: &web_sys::File, mut progress: impl FnMut(f64, f64)) -> Result<String, String> {
-    let total = file.size();
-    let decoder = web_sys::TextDecoder::new_with_label("utf-8").map_err(|e| format!("{e:?}"))?;
-    let stream = web_sys::TextDecodeOptions::new();
-    stream.set_stream(true);
-    let mut out = String::with_capacity(total.min(512.0 * 1024.0 * 1024.0) as usize);
-    let mut at = 0.0;
-    while at < total {
-        let end = (at + CHUNK).min(total);
-        let blob = file.slice_with_f64_and_f64(at, end).map_err(|e| format!("{e:?}"))?;
-        let buf = JsFuture::from(blob.array_buffer()).await.map_err(|e| format!("{e:?}"))?;
-        let bytes = js_sys::Uint8Array::new(&buf);
-        let s = decoder.decode_with_js_u8_array_and_options(&bytes, &stream).map_err(|e| format!("{e:?}"))?;
-        out.push_str(&s);
-        at = end;
-        progress(at, total);
-    }
-    out.push_str(&decoder.decode().unwrap_or_default());
-    Ok(out)
-}
-
 /// Waits for the next animation frame and then a task, so whatever the
 /// page just changed (a "Diagnosing…" notice) is painted first.
 pub async fn next_paint() {
@@ -192,4 +168,110 @@ pub async fn next_paint() {
         });
     });
     let _ = JsFuture::from(promise).await;
+}
+
+/// Reads a Blob as UTF-8 text, `slice` bytes at a time (each slice is a
+/// separate promise), calling `progress(done, total)` after each. Invalid
+/// UTF-8 becomes U+FFFD.
+pub async fn read_blob_text(
+    blob: &web_sys::Blob,
+    slice: f64,
+    mut progress: impl FnMut(f64, f64),
+) -> Result<String, String> {
+    let total = blob.size();
+    let mut bytes: Vec<u8> = Vec::with_capacity(total.min(1024.0 * 1024.0 * 1024.0) as usize);
+    let mut at = 0.0;
+    while at < total {
+        let end = (at + slice).min(total);
+        let part = blob.slice_with_f64_and_f64(at, end).map_err(|e| format!("{e:?}"))?;
+        let buf = JsFuture::from(part.array_buffer()).await.map_err(|e| format!("{e:?}"))?;
+        let arr = js_sys::Uint8Array::new(&buf);
+        let n = bytes.len();
+        bytes.resize(n + arr.length() as usize, 0);
+        arr.copy_to(&mut bytes[n..]);
+        at = end;
+        progress(at, total);
+    }
+    Ok(match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    })
+}
+
+/// A Blob holding `text` (a large paste is kept as one, like a file).
+pub fn text_blob(text: &str) -> Option<web_sys::Blob> {
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type("text/plain;charset=utf-8");
+    web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts).ok()
+}
+
+/// Offers `text` as a file download (an object URL: no request is made).
+pub fn download(name: &str, text: &str, mime: &str) -> bool {
+    let Some(doc) = document() else { return false };
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else { return false };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return false };
+    let Ok(a) = doc.create_element("a") else { return false };
+    let Ok(a) = a.dyn_into::<web_sys::HtmlAnchorElement>() else { return false };
+    a.set_href(&url);
+    a.set_download(name);
+    a.set_class_name("offscreen");
+    if let Some(body) = doc.body() {
+        let _ = body.append_child(&a);
+    }
+    a.click();
+    a.remove();
+    let u = url.clone();
+    set_timeout(
+        move || {
+            let _ = web_sys::Url::revoke_object_url(&u);
+        },
+        Duration::from_secs(30),
+    );
+    true
+}
+
+/// A global the loader sets (`rdWorkerSource`, `rdOfflinePage`), as a string.
+pub fn global_string(name: &str) -> Option<String> {
+    js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str(name)).ok().and_then(|v| v.as_string())
+}
+
+/// Whether the page is narrow (a phone): results are then scrolled to.
+pub fn is_narrow() -> bool {
+    window().and_then(|w| w.match_media("(max-width: 760px)").ok().flatten()).is_some_and(|m| m.matches())
+}
+
+/// The element matching `selector`, if any.
+pub fn query(selector: &str) -> Option<web_sys::HtmlElement> {
+    document()?.query_selector(selector).ok().flatten()?.dyn_into::<web_sys::HtmlElement>().ok()
+}
+
+/// Focuses the element matching `selector` (after the next paint), and
+/// with `scroll` brings it to the top of the viewport; true when found.
+pub fn focus(selector: &str, scroll: bool) -> bool {
+    let Some(el) = query(selector) else { return false };
+    if scroll {
+        let opts = web_sys::ScrollIntoViewOptions::new();
+        opts.set_block(web_sys::ScrollLogicalPosition::Start);
+        el.scroll_into_view_with_scroll_into_view_options(&opts);
+    }
+    let opts = web_sys::FocusOptions::new();
+    opts.set_prevent_scroll(scroll);
+    let _ = el.focus_with_options(&opts);
+    true
+}
+
+/// The element that has the focus.
+pub fn active_element() -> Option<web_sys::HtmlElement> {
+    document()?.active_element()?.dyn_into::<web_sys::HtmlElement>().ok()
+}
+
+/// Records a performance mark (the browser tests read them).
+pub fn mark(name: &str) {
+    if let Some(p) = window().and_then(|w| w.performance()) {
+        let _ = p.mark(name);
+    }
 }

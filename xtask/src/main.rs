@@ -150,65 +150,120 @@ fn setup(browser: bool) -> Result<(), String> {
     Ok(())
 }
 
-/// The page's Content-Security-Policy: nothing from anywhere else, and no
-/// connection at all (`connect-src 'none'`): the wasm arrives as a script.
-const CSP_DIST: &str = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; \
-img-src 'self' data:; font-src 'self'; connect-src 'none'; base-uri 'none'; form-action 'none'";
-
-fn set_csp(html: &str, csp: &str) -> String {
-    let tag = format!("<meta http-equiv=\"Content-Security-Policy\" content=\"{csp}\" />");
-    // Replace an existing CSP meta (the source index.html has one for `trunk serve`).
-    if let Some(start) = html.find("<meta http-equiv=\"Content-Security-Policy\"") {
-        if let Some(len) = html[start..].find('>') {
-            return format!("{}{}{}", &html[..start], tag, &html[start + len + 1..]);
-        }
-    }
-    html.replacen("<head>", &format!("<head>\n    {tag}"), 1)
+/// The page's Content-Security-Policy: its one script (by hash) and the
+/// engine's worker (a Blob of the same glue), inline styles, and no
+/// connection at all (`connect-src 'none'`).
+fn page_csp(script_hash: &str) -> String {
+    format!(
+        "default-src 'none'; script-src 'sha256-{script_hash}' 'wasm-unsafe-eval'; worker-src blob:; \
+         style-src 'unsafe-inline'; img-src data:; connect-src 'none'; base-uri 'none'; form-action 'none'"
+    )
 }
 
-/// Post-processes trunk's dist/: the wasm becomes a script (so the page
-/// needs no connection), the CSP is set to forbid every connection, and a
-/// single self-contained `roll-doctor.html` is written for file:// use.
+/// The wasm-bindgen glue (`--target web`, an ES module) as plain script
+/// text: module workers cannot be made from a Blob on `file://`, so the
+/// page and its worker both run it as a classic script.
+fn classic_glue(glue: &str) -> Result<String, String> {
+    if !glue.contains("function __wbg_init") || !glue.contains("function rd_worker_message") {
+        return Err("wasm-bindgen glue lacks __wbg_init or rd_worker_message; web/loader.js needs updating".into());
+    }
+    let mut out = String::with_capacity(glue.len());
+    for line in glue.lines() {
+        let t = line.trim_start();
+        if t.starts_with("export {") {
+            continue;
+        }
+        let line = match t.strip_prefix("export ") {
+            Some(rest)
+                if ["function ", "class ", "const ", "let ", "async function "].iter().any(|k| rest.starts_with(k)) =>
+            {
+                rest
+            }
+            _ => line,
+        };
+        out.push_str(&line.replace("import.meta.url", "self.location.href"));
+        out.push('\n');
+    }
+    if out.lines().any(|l| {
+        let t = l.trim_start();
+        t.starts_with("import ") || t.starts_with("export ") || t.contains("import.meta")
+    }) {
+        return Err("the wasm-bindgen glue has module syntax the loader cannot run as a classic script".into());
+    }
+    Ok(out)
+}
+
+fn gzip(bytes: &[u8]) -> Result<Vec<u8>, String> {
+    use std::io::Write;
+    let mut child = Command::new("gzip")
+        .args(["-9", "-n", "-c"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("gzip: {e}"))?;
+    let mut stdin = child.stdin.take().ok_or("gzip stdin")?;
+    let input = bytes.to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let out = child.wait_with_output().map_err(|e| format!("gzip: {e}"))?;
+    writer.join().map_err(|_| "gzip writer")?.map_err(|e| format!("gzip: {e}"))?;
+    if !out.status.success() {
+        return Err("gzip failed".into());
+    }
+    Ok(out.stdout)
+}
+
+/// Turns trunk's dist/ into the page: one self-contained HTML file
+/// (`web/shell.html` with the styles, the gzip-compressed wasm as base64,
+/// and `web/loader.js` holding the glue), written as `dist/index.html`
+/// (served) and `dist/roll-doctor.html` (the offline copy, the same bytes).
 fn finish_dist() -> Result<(), String> {
     use base64::Engine as _;
     use sha2::Digest as _;
     let dist = root().join("dist");
     let read = |name: &str| std::fs::read_to_string(dist.join(name)).map_err(|e| format!("dist/{name}: {e}"));
+    let web =
+        |name: &str| std::fs::read_to_string(root().join("web").join(name)).map_err(|e| format!("web/{name}: {e}"));
     let wasm = std::fs::read(dist.join("roll-doctor-web_bg.wasm")).map_err(|e| format!("dist wasm: {e}"))?;
-    let b64 = base64::engine::general_purpose::STANDARD.encode(&wasm);
-    std::fs::write(dist.join("roll-doctor-web.wasm.js"), format!("export const wasmBase64 = \"{b64}\";\n"))
-        .map_err(|e| e.to_string())?;
-    std::fs::remove_file(dist.join("roll-doctor-web_bg.wasm")).map_err(|e| e.to_string())?;
-    let index = set_csp(&read("index.html")?, CSP_DIST);
-    std::fs::write(dist.join("index.html"), &index).map_err(|e| e.to_string())?;
-
-    // Single file: styles and script inline; the CSP allows exactly this script by hash.
-    let glue = read("roll-doctor-web.js")?;
-    let script = format!(
-        "{glue}\nconst __b = atob(\"{b64}\");\nconst __u = new Uint8Array(__b.length);\n\
-         for (let i = 0; i < __b.length; i++) __u[i] = __b.charCodeAt(i);\nawait __wbg_init({{ module_or_path: __u }});\n"
-    );
-    if !glue.contains("function __wbg_init") {
-        return Err("wasm-bindgen glue has no __wbg_init; the single-file loader needs updating".into());
+    let packed = gzip(&wasm)?;
+    let b64 = base64::engine::general_purpose::STANDARD.encode(&packed);
+    let glue = classic_glue(&read("roll-doctor-web.js")?)?;
+    let css_name = std::fs::read_dir(&dist)
+        .map_err(|e| e.to_string())?
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .find(|n| n.ends_with(".css"))
+        .ok_or("dist/ has no stylesheet")?;
+    let css = read(&css_name)?;
+    let loader = web("loader.js")?.replace("{{GLUE}}", &glue);
+    if loader.contains("</script") || css.contains("</style") {
+        return Err("the loader or the styles contain a closing tag".into());
     }
-    let hash = base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(script.as_bytes()));
-    let csp_single = format!(
-        "default-src 'none'; script-src 'sha256-{hash}' 'wasm-unsafe-eval'; style-src 'unsafe-inline'; \
-         img-src data:; connect-src 'none'; base-uri 'none'; form-action 'none'"
-    );
-    let mut single = set_csp(&index, &csp_single);
-    // <link rel="stylesheet" href="/x.css" …> → <style>…</style>
-    while let Some(start) = single.find("<link rel=\"stylesheet\"") {
-        let end = start + single[start..].find('>').ok_or("unterminated stylesheet link")? + 1;
-        let tag = &single[start..end];
-        let href = tag.split("href=\"").nth(1).and_then(|r| r.split('"').next()).ok_or("stylesheet without href")?;
-        let css = read(href.trim_start_matches('/').trim_start_matches("./"))?;
-        single.replace_range(start..end, &format!("<style>\n{css}\n</style>"));
+    let hash = base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(loader.as_bytes()));
+    let page = web("shell.html")?
+        .replace("{{CSP}}", &page_csp(&hash))
+        .replace("{{CSS}}", css.trim_end())
+        .replace("{{WASM}}", &b64)
+        .replace("{{LOADER}}", &loader);
+    // What trunk wrote is now inside the page.
+    for e in std::fs::read_dir(&dist).map_err(|e| e.to_string())?.flatten() {
+        std::fs::remove_file(e.path()).map_err(|e| e.to_string())?;
     }
-    let boot = single.find("<script type=\"module\" src=").ok_or("dist/index.html has no boot script")?;
-    let boot_end = boot + single[boot..].find("</script>").ok_or("unterminated boot script")? + "</script>".len();
-    single.replace_range(boot..boot_end, &format!("<script type=\"module\">{script}</script>"));
-    std::fs::write(dist.join("roll-doctor.html"), &single).map_err(|e| e.to_string())?;
+    std::fs::write(dist.join("index.html"), &page).map_err(|e| e.to_string())?;
+    std::fs::write(dist.join("roll-doctor.html"), &page).map_err(|e| e.to_string())?;
+    let gz = gzip(page.as_bytes())?.len();
+    let wasm_gz = packed.len();
+    eprintln!(
+        "xtask: wasm {} bytes ({} gzip -9); the page {} bytes ({} gzip -9, all that is served)",
+        wasm.len(),
+        wasm_gz,
+        page.len(),
+        gz
+    );
+    std::fs::write(
+        dist.join("sizes.txt"),
+        format!("wasm {}\nwasm.gz {}\npage {}\npage.gz {}\n", wasm.len(), wasm_gz, page.len(), gz),
+    )
+    .map_err(|e| e.to_string())?;
     Ok(())
 }
 

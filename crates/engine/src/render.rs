@@ -31,6 +31,14 @@ pub const LABELS: &[(&str, &str, &str)] = &[
     ("node", "Node", "节点"),
     ("cluster", "Cluster", "集群概览"),
     ("missing", "missing", "缺失"),
+    ("answered_lines", "Answered by", "回答依据"),
+    ("answers_given", "Answers given", "已给出的回答"),
+    ("share_link", "Share link", "分享链接"),
+    (
+        "share_code",
+        "open it in any roll-doctor page, \"Open a shared diagnosis\"",
+        "可在任意 roll-doctor 页面的“打开分享的诊断”中打开",
+    ),
 ];
 
 /// An evidence line as shown to a user: the pasted text (with its node
@@ -217,72 +225,188 @@ pub fn text(report: &Report, lang: Lang) -> String {
     o
 }
 
+/// Text for Markdown outside code: back-quoted parts stay code, and a
+/// `<placeholder>` (which Markdown would take for an HTML tag and hide)
+/// becomes code too; any other `<` is escaped.
+fn md_text(s: &str) -> String {
+    let mut o = String::with_capacity(s.len() + 8);
+    for (i, part) in s.split('`').enumerate() {
+        if i % 2 == 1 {
+            let _ = write!(o, "`{part}`");
+            continue;
+        }
+        let mut rest = part;
+        while let Some(at) = rest.find('<') {
+            o.push_str(&rest[..at]);
+            let tail = &rest[at..];
+            let end = tail.find('>').filter(|&e| e > 1 && e <= 64 && !tail[1..e].contains(['<', '\n', '`']));
+            match end {
+                Some(e) => {
+                    let _ = write!(o, "`{}`", &tail[..=e]);
+                    rest = &tail[e + 1..];
+                }
+                None => {
+                    o.push_str("&lt;");
+                    rest = &tail[1..];
+                }
+            }
+        }
+        o.push_str(rest);
+    }
+    o
+}
+
+/// A fenced code block indented by `indent`, with a fence longer than any
+/// run of back-quotes inside.
+fn md_code(o: &mut String, indent: &str, lang: &str, body: &str) {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in body.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest.max(2) + 1);
+    let _ = writeln!(o, "{indent}{fence}{lang}");
+    for l in body.lines() {
+        let _ = writeln!(o, "{indent}{l}");
+    }
+    let _ = writeln!(o, "{indent}{fence}");
+}
+
 /// Renders the report as Markdown (for a GitHub issue or a chat).
 pub fn markdown(report: &Report, lang: Lang) -> String {
+    markdown_with(report, lang, None)
+}
+
+/// [`markdown`], ending with the share link (or a bare `v1=…` code) when
+/// there is one. Placeholders in texts stay visible (as code), answered
+/// steps show the lines or the answer that answered them, and the answers
+/// the user clicked are listed.
+pub fn markdown_with(report: &Report, lang: Lang, link: Option<&str>) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "## {}\n", label("title", lang));
-    cluster_table(report, lang, true, &mut o);
     if report.findings.is_empty() {
         let _ = writeln!(o, "{}\n", label("no_findings", lang));
         unexplained_markdown(report, lang, &mut o);
+        link_markdown(link, lang, &mut o);
         return o;
     }
+    let mut answers = Vec::new();
     for f in &report.findings {
-        let _ = writeln!(o, "### [{}] {} (`{}`)\n", severity_label(f.severity, lang), t(&f.title, lang), f.id);
-        let _ = writeln!(o, "{}\n", t(&f.summary, lang));
-        if let Some(origin) = &f.origin {
-            let _ = writeln!(o, "{}: {origin}\n", label("origin", lang));
-        }
+        let _ = writeln!(o, "### [{}] {} (`{}`)\n", severity_label(f.severity, lang), md_text(t(&f.title, lang)), f.id);
+        let _ = writeln!(o, "{}\n", md_text(t(&f.summary, lang)));
         if !f.nodes.is_empty() {
-            let _ = writeln!(o, "{}: {}\n", label("nodes", lang), f.nodes.join(", "));
+            let _ = writeln!(o, "{}: {}\n", label("nodes", lang), md_text(&f.nodes.join(", ")));
         }
         if !f.explained_by.is_empty() {
             let ids: Vec<String> = f.explained_by.iter().map(|i| format!("`{i}`")).collect();
             let _ = writeln!(o, "{}: {}\n", label("explained_by", lang), ids.join(", "));
         }
-        let _ = writeln!(o, "**{}**\n\n```text", label("evidence", lang));
-        for e in &f.evidence {
-            let _ = writeln!(o, "{:>5}: {}", e.line, evidence_text(e, lang));
+        if !f.evidence.is_empty() {
+            let _ = writeln!(o, "**{}**\n", label("evidence", lang));
+            let body: Vec<String> =
+                f.evidence.iter().map(|e| format!("{:>5}: {}", e.line, evidence_text(e, lang))).collect();
+            md_code(&mut o, "", "text", &body.join("\n"));
+            o.push('\n');
         }
-        let _ = writeln!(o, "```\n");
         if !f.steps.is_empty() {
             let _ = writeln!(o, "**{}**\n", label("steps", lang));
             for (i, s) in f.steps.iter().enumerate() {
-                let mark = if s.state == StepState::Answered {
-                    format!(" _({})_", label("answered", lang))
-                } else {
-                    String::new()
+                let mark = match (&s.conclusion, s.state) {
+                    (Some(c), _) => format!(" _({}: {})_", label("answered", lang), md_text(c.get(lang))),
+                    (None, StepState::Answered) => format!(" _({})_", label("answered", lang)),
+                    (None, StepState::Ask) => String::new(),
                 };
-                let _ = writeln!(o, "{}. {}{}", i + 1, t(&s.title, lang), mark);
+                let _ = writeln!(o, "{}. {}{}", i + 1, md_text(t(&s.title, lang)), mark);
                 if let Some(run) = &s.run {
-                    let _ = writeln!(o, "   ```bash\n   {}\n   ```", run.replace('\n', "\n   "));
+                    md_code(&mut o, "   ", "bash", run);
                 }
-                let _ = writeln!(o, "   {}: {}", label("expect", lang), t(&s.expect, lang));
+                let _ = writeln!(o, "   {}: {}", label("expect", lang), md_text(t(&s.expect, lang)));
+                if let Some(a) = &s.answer {
+                    let text = s.answers.iter().find(|(id, _)| id == a).map_or(a.as_str(), |(_, l)| l.get(lang));
+                    let _ = writeln!(o, "   {}: **{}**", label("you_answered", lang), md_text(text));
+                    answers.push(format!("{} — {}: {}", md_text(t(&s.title, lang)), f.id, md_text(text)));
+                }
+                let pasted: Vec<String> = s
+                    .evidence
+                    .iter()
+                    .filter(|e| e.answer.is_none())
+                    .map(|e| format!("{:>5}: {}", e.line, evidence_text(e, lang)))
+                    .collect();
+                if s.state == StepState::Answered && !pasted.is_empty() {
+                    let _ = writeln!(o, "   {}:", label("answered_lines", lang));
+                    md_code(&mut o, "   ", "text", &pasted.join("\n"));
+                }
             }
             o.push('\n');
         }
         if !f.fixes.is_empty() {
             let _ = writeln!(o, "**{}**\n", label("fixes", lang));
             for fix in &f.fixes {
-                let _ = writeln!(o, "- {}", t(&fix.title, lang));
+                let _ = writeln!(o, "- {}", md_text(t(&fix.title, lang)));
                 if !fix.commands.is_empty() {
-                    let _ = writeln!(o, "  ```bash\n  {}\n  ```", fix.commands.join("\n").replace('\n', "\n  "));
+                    md_code(&mut o, "  ", "bash", &fix.commands.join("\n"));
                 }
                 if let Some(y) = &fix.yaml {
-                    let _ = writeln!(o, "  ```yaml\n  {}\n  ```", y.trim_end().replace('\n', "\n  "));
+                    md_code(&mut o, "  ", "yaml", y.trim_end());
                 }
             }
             o.push('\n');
         }
     }
     unexplained_markdown(report, lang, &mut o);
+    answers.sort();
+    answers.dedup();
+    if !answers.is_empty() {
+        let _ = writeln!(o, "### {}\n", label("answers_given", lang));
+        for a in &answers {
+            let _ = writeln!(o, "- {a}");
+        }
+        o.push('\n');
+    }
+    link_markdown(link, lang, &mut o);
     o
+}
+
+fn link_markdown(link: Option<&str>, lang: Lang, o: &mut String) {
+    let Some(link) = link.filter(|l| !l.trim().is_empty()) else { return };
+    if link.starts_with("https://") || link.starts_with("http://") {
+        let _ = writeln!(o, "**{}**: <{link}>", label("share_link", lang));
+    } else {
+        let _ = writeln!(o, "**{}** ({}):\n", label("share_link", lang), label("share_code", lang));
+        md_code(o, "", "text", link);
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::text::has_cjk;
+
+    #[test]
+    fn markdown_keeps_placeholders_visible_and_lists_answers_and_the_link() {
+        assert_eq!(md_text("run `npu-smi -i <id>` on <node> if a<b"), "run `npu-smi -i <id>` on `<node>` if a&lt;b");
+        let report = crate::diagnose("link status: DOWN\nEI0006: Getting socket times out.\n");
+        let md = markdown_with(&report, Lang::En, Some("https://intra.example/rd/#v1=abc"));
+        assert!(md.ends_with("**Share link**: <https://intra.example/rd/#v1=abc>\n"), "{md}");
+        let outside_code: String = md.split("```").step_by(2).collect();
+        for seg in outside_code.split('`').step_by(2) {
+            assert!(!seg.contains('<') || seg.contains("<https://"), "raw < outside code: {seg}");
+        }
+        let mut session = crate::Session::default();
+        session.answers.push(crate::AnswerRef {
+            rule: "hccl-connect-timeout".into(),
+            step: "link".into(),
+            answer: "some-down".into(),
+        });
+        let r = crate::diagnose_session(
+            &[crate::Input { text: "EI0006: Getting socket times out.\n".into(), ..Default::default() }],
+            &session,
+        );
+        let md = markdown_with(&r, Lang::Zh, Some("v1=abc"));
+        assert!(md.contains("已给出的回答"), "{md}");
+        assert!(md.contains("```text\nv1=abc\n```"), "{md}");
+    }
 
     #[test]
     fn every_label_is_bilingual() {
