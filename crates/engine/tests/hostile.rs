@@ -323,3 +323,15 @@ fn hostile_yaml_in_rule_files_is_a_load_error() {
         built_ins_work(&cat);
     }
 }
+
+#[test]
+fn floats_in_links_round_trip_exactly() {
+    // Found by fuzz/share: a float with a large exponent came back one ulp off.
+    let mut p = real_payload();
+    for x in [1.0220000000000001e39, 0.1 + 0.2, 5e-324, 1.7976931348623157e308, 95.30000000000001] {
+        p.facts[0].value = serde_json::Number::from_f64(x).map(serde_json::Value::Number).unwrap();
+        let back = decode(&share::encode(&p)).expect("decodes");
+        assert_eq!(back, p, "{x:e}");
+        assert_eq!(back.facts[0].value.as_f64(), Some(x));
+    }
+}
