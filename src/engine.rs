@@ -71,7 +71,7 @@ impl Engine {
         let global = js_sys::global();
         let key = JsValue::from_str("rdWorker");
         let early = js_sys::Reflect::get(&global, &key).ok().and_then(|w| w.dyn_into::<web_sys::Worker>().ok());
-        let _ = js_sys::Reflect::delete_property(global.unchecked_ref(), &key);
+        let _ = js_sys::Reflect::delete_property(global.unchecked_ref::<js_sys::Object>(), &key);
         let fresh = early.is_none();
         let worker = match early {
             Some(w) => w,

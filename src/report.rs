@@ -227,7 +227,11 @@ fn step_view(m: Mode, rule: &str, step: &StepView, is_next: bool) -> impl IntoVi
         }
     });
     let run = step.run.clone().map(|r| code_block(r, lang, "shell"));
-    let pasted: Vec<EvidenceLine> = step.evidence.iter().filter(|e| e.answer.is_none()).cloned().collect();
+    // The lines that answered it, or the answer clicked on another finding's
+    // step (the same question is not asked twice); this step's own click is
+    // shown below with a Change button.
+    let own = step.answer.is_some();
+    let pasted: Vec<EvidenceLine> = step.evidence.iter().filter(|e| !(own && e.answer.is_some())).cloned().collect();
     let evidence = (!pasted.is_empty()).then(|| {
         view! {
             <div class="answered-by">
