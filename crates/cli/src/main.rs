@@ -5,6 +5,7 @@
 //! roll-doctor rules [--format text|json] [--rules PATH]…
 //! roll-doctor facts
 //! roll-doctor new-rule LINE
+//! roll-doctor collector [--ray] > roll-doctor-collect.sh
 //! ```
 //! Exit status: 0 when the diagnosis ran (with or without findings), 2 on bad
 //! usage or unreadable input.
@@ -85,6 +86,13 @@ enum Command {
     },
     /// List the facts rules can use: name, value type, subject, meaning.
     Facts,
+    /// Print the collector: the shell script that gathers one node's state (read-only), or with
+    /// --ray the Python script that runs it on every node of the Ray cluster and writes one bundle.
+    Collector {
+        /// The Ray (whole-cluster) collector instead of the one-node shell script.
+        #[arg(long)]
+        ray: bool,
+    },
     /// Print a rule-file stub for a log line no rule explains (to complete and put in rules/).
     NewRule {
         /// The line, as the report's unexplained list shows it.
@@ -278,6 +286,9 @@ fn run(cli: Cli) -> Result<String, String> {
                     o
                 }
             })
+        }
+        Command::Collector { ray } => {
+            Ok(if ray { roll_doctor_engine::collector::RAY } else { roll_doctor_engine::collector::SHELL }.to_string())
         }
         Command::NewRule { line } => Ok(roll_doctor_engine::stub::rule_from_line(&line)),
         Command::Signatures => Ok(catalogue().signatures.patterns.iter().map(|p| format!("{p}\n")).collect()),

@@ -196,3 +196,13 @@ fn new_rule_from_a_line_loads_as_an_extra_rule() {
     assert!(err.is_empty(), "the stub loads without errors: {err}");
     assert!(out.contains("\"new-value-error\""), "{out}");
 }
+
+#[test]
+fn the_collector_scripts_print() {
+    let (code, out, _) = run_stdin(&["collector"], "");
+    assert_eq!(code, 0);
+    assert!(out.starts_with("#!/bin/sh") && out.contains("roll-doctor node:"), "{}", &out[..200.min(out.len())]);
+    let (code, out, _) = run_stdin(&["collector", "--ray"], "");
+    assert_eq!(code, 0);
+    assert!(out.contains("import ray") || out.contains("ray.init"), "{}", &out[..200.min(out.len())]);
+}

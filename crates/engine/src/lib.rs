@@ -27,6 +27,7 @@
 pub mod cann;
 pub mod catalogue;
 pub mod cluster;
+pub mod collector;
 pub mod detect;
 pub mod diagnose;
 pub mod facts;
