@@ -251,7 +251,9 @@ impl Ctx {
             return;
         }
         let seq = self.next_seq();
-        self.focus_next.set_value(focus);
+        if focus.is_some() {
+            self.focus_next.set_value(focus);
+        }
         self.engine_fresh.set_value(false);
         let big = bytes >= BIG || !blobs.is_empty();
         self.busy.set(Some(Busy { seq, phase: Phase::Diagnosing, name, done: 0.0, total: bytes as f64, big }));
@@ -277,7 +279,9 @@ impl Ctx {
             return self.diagnose(focus);
         }
         let seq = self.next_seq();
-        self.focus_next.set_value(focus);
+        if focus.is_some() {
+            self.focus_next.set_value(focus);
+        }
         self.share_out.set(None);
         self.send(Request::Evaluate { seq, session }, &[]);
         self.save();

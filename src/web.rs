@@ -254,9 +254,11 @@ pub fn query(selector: &str) -> Option<web_sys::HtmlElement> {
 pub fn focus(selector: &str, scroll: bool) -> bool {
     let Some(el) = query(selector) else { return false };
     if scroll {
+        // The whole finding (its border and badge too) goes to the top.
+        let target: web_sys::Element = el.closest(".finding").ok().flatten().unwrap_or_else(|| el.clone().into());
         let opts = web_sys::ScrollIntoViewOptions::new();
         opts.set_block(web_sys::ScrollLogicalPosition::Start);
-        el.scroll_into_view_with_scroll_into_view_options(&opts);
+        target.scroll_into_view_with_scroll_into_view_options(&opts);
     }
     let opts = web_sys::FocusOptions::new();
     opts.set_prevent_scroll(scroll);
