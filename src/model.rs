@@ -234,9 +234,9 @@ impl ReportView {
             }
         }
         // A cycle of causes leaves some unplaced: list them at the top level.
-        for i in 0..self.findings.len() {
-            if !placed[i] {
-                placed[i] = true;
+        for (i, done) in placed.iter_mut().enumerate() {
+            if !*done {
+                *done = true;
                 out.push((i, None));
             }
         }
@@ -325,9 +325,9 @@ pub enum Request {
     Forget,
     /// The share link of the local diagnosis.
     Share { seq: u32, lang: Lang, excerpts: bool },
-    /// The local diagnosis as Markdown, ending with its share link (`base`
-    /// + `#` + code, or the bare code without a base); with `shared` (the
-    /// link it came from), the opened shared diagnosis.
+    /// The local diagnosis as Markdown, ending with its share link (the
+    /// base, `#` and the code, or the bare code without a base); with
+    /// `shared` (the link it came from), the opened shared diagnosis.
     Markdown { seq: u32, lang: Lang, shared: Option<String>, base: Option<String>, excerpts: bool },
     /// Open a share link (a fragment or a bare `v1=…`).
     Open { seq: u32, fragment: String },

@@ -6,11 +6,13 @@
 //! - `dist`               install and write the static site to dist/
 //! - `bench [--mb N]`     engine throughput on a generated N MB log vs `rg -c -f` (default 100)
 //! - `fuzz [--seconds N | --runs N] [TARGET…]`  coverage-guided fuzzing of the engine (fuzz/)
+//! - `bench --scaling [--max-mb N]`  time, peak memory and report size by input size and shape
 //!
 //! Installs are idempotent: each tool is checked (and its version compared)
 //! before anything is installed. Only crates.io, npm and Debian's apt are
 //! used; rustup adds the wasm32 target. std only, so this builds in seconds.
 
+mod bench;
 mod fuzz;
 
 use std::path::{Path, PathBuf};
@@ -353,10 +355,23 @@ fn serve(port: &str) -> Result<(), String> {
 
 fn test() -> Result<(), String> {
     setup(true)?;
-    let steps: Vec<(&str, Box<dyn Fn() -> Result<(), String>>)> = vec![
+    type Step<'a> = (&'a str, Box<dyn Fn() -> Result<(), String>>);
+    let steps: Vec<Step> = vec![
         (
             "native tests (engine, CLI, UI strings)",
             Box::new(|| run(cmd("cargo").args(["test", "--workspace", "--locked"]))),
+        ),
+        (
+            "collector: node script under dash with shims, Ray collection on a real local cluster",
+            Box::new(|| {
+                let mut c = cmd("python3");
+                c.args(["collector/tests/test_collector.py"]);
+                let bin = root().join("target/debug/roll-doctor");
+                if bin.exists() {
+                    c.env("ROLL_DOCTOR_BIN", bin);
+                }
+                run(&mut c)
+            }),
         ),
         (
             "fuzz smoke run: every fuzz target briefly (fuzz/)",
@@ -384,7 +399,13 @@ fn test() -> Result<(), String> {
             "end-to-end: dist/ served on 127.0.0.1 in headless Chromium",
             Box::new(|| {
                 std::fs::create_dir_all(root().join("e2e/out")).map_err(|e| e.to_string())?;
-                run(cmd("node").args(["e2e/e2e.mjs", "http", "dist", "e2e/out/http.png"]))
+                // The native CLI, timed by the e2e test on the same 100 MB file as the page's worker.
+                run(cmd("cargo").args(["build", "--release", "--locked", "-p", "roll-doctor-cli"]))?;
+                let target =
+                    std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root().join("target"));
+                run(cmd("node")
+                    .args(["e2e/e2e.mjs", "http", "dist", "e2e/out/http.png"])
+                    .env("RD_NATIVE_BIN", target.join("release/roll-doctor")))
             }),
         ),
         (
@@ -416,136 +437,6 @@ fn test() -> Result<(), String> {
     }
 }
 
-/// Writes a deterministic mixed log of about `mb` megabytes: Ray, vLLM,
-/// ROLL and HCCL lines, with a rare real failure (about one line in 5,000).
-fn generate_log(path: &Path, mb: usize) -> Result<(), String> {
-    use std::io::Write;
-    let healthy = [
-        "(WorkerDict pid=12345) INFO 06-09 06:57:48 worker_base.py:581] Loading weights took 12.34 seconds",
-        "[2026-08-19 10:00:00] [initialize.py (80)] [INFO] [DRIVER 0 / 1][PID 1234] Current ray cluster resources: {'CPU': 192.0, 'NPU': 16.0}",
-        "[INFO] HCCL(60570,python):2026-04-08-18:07:20.444.436 [hccl_comm.cc:120] [60570][Init] hccl init success, rank[3] rankSize[16]",
-        "(NPURayWorkerWrapper pid=45464) INFO 06-09 06:57:48 metrics.py:455] Avg prompt throughput: 1234.5 tokens/s, Avg generation throughput: 567.8 tokens/s, Running: 64 reqs",
-        "  File \"/workspace/ROLL/roll/pipeline/rlvr/rlvr_pipeline.py\", line 412, in run",
-        "[2026-08-19 10:00:01] [rlvr_pipeline.py (530)] [INFO] [DRIVER 0 / 1][PID 1234] step 17 reward/mean: 0.4321 actor/pg_loss: -0.0123 timing/gen: 45.6",
-        "Warning: CAUTION: The operator 'aten::isin.Tensor_Tensor_out' is not currently supported on the NPU backend and will fall back to run on the CPU.",
-        "2026-08-19 10:00:02,123\tINFO worker.py:1821 -- Connected to Ray cluster. View the dashboard at 127.0.0.1:8265",
-        "Processed prompts:  45%|████▌     | 29/64 [00:12<00:14,  2.41it/s, est. speed input: 1523.12 toks/s]",
-        "[WARNING] [2026-08-19 10:00:03] checkpoint saved to ./output/checkpoints/step_17 in 3.2s",
-    ];
-    let failures = [
-        "EI0006: [PID: 1292363] 2025-04-08-18:07:20.444.436 Getting socket times out. Reason: Remote Rank did not send the data in time.",
-        "[2025-05-01 10:00:00,000 E 4321 4321] gcs_server.cc:300: Failed accept4: Too many open files",
-        "RuntimeError: NPU out of memory. Tried to allocate 5.03 GiB (NPU 3; 60.96 GiB total capacity; 50.12 GiB already allocated)",
-        "[ERROR] HCCL(1292363,python):2025-04-08-18:07:20.444.436 [socket_manager.cc:200] [1][Wait] wait socket establish timeout, role[1] rank[12] timeout[120]",
-    ];
-    let mut f = std::io::BufWriter::new(std::fs::File::create(path).map_err(|e| e.to_string())?);
-    let target = mb * 1024 * 1024;
-    let (mut written, mut state, mut n) = (0usize, 0x2545F4914F6CDD1Du64, 0u64);
-    while written < target {
-        // xorshift64: deterministic, no dependency
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        n += 1;
-        let line = if state % 5000 == 0 {
-            failures[(n as usize) % failures.len()]
-        } else {
-            healthy[(state as usize >> 8) % healthy.len()]
-        };
-        writeln!(f, "{line} #{n}").map_err(|e| e.to_string())?;
-        written += line.len() + 12;
-    }
-    f.flush().map_err(|e| e.to_string())
-}
-
-fn time_it(c: &mut Command) -> Result<(f64, String), String> {
-    let t = Instant::now();
-    let out = c.output().map_err(|e| format!("{:?}: {e}", c.get_program()))?;
-    let secs = t.elapsed().as_secs_f64();
-    if !out.status.success() && out.status.code() != Some(1) {
-        return Err(format!("{:?} failed: {}", c.get_program(), String::from_utf8_lossy(&out.stderr)));
-    }
-    Ok((secs, String::from_utf8_lossy(&out.stdout).into_owned()))
-}
-
-/// Engine throughput on a generated mixed log, side by side with ripgrep
-/// searching the same file for the same patterns.
-fn bench(mb: usize) -> Result<(), String> {
-    if !has("rg") {
-        apt_install(&["ripgrep"])?;
-    }
-    run(cmd("cargo").args(["build", "--release", "--locked", "-p", "roll-doctor-cli"]))?;
-    let dir = root().join("target/bench");
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let log = dir.join(format!("mixed-{mb}mb.log"));
-    if !log.exists() {
-        eprintln!("xtask: generating {}", log.display());
-        generate_log(&log, mb)?;
-    }
-    let bin = root().join("target/release/roll-doctor");
-    let pats = dir.join("signatures.txt");
-    let (_, p) = time_it(Command::new(&bin).arg("signatures"))?;
-    std::fs::write(&pats, &p).map_err(|e| e.to_string())?;
-    let size = std::fs::metadata(&log).map_err(|e| e.to_string())?.len() as f64 / 1e6;
-    eprintln!(
-        "xtask: {} signatures, {:.1} MB log; best of 3 runs each (1 when a run takes over 20 s)",
-        p.lines().count(),
-        size
-    );
-    eprintln!("xtask: {}", version_of("rg").unwrap_or_default());
-    let best = |c: &mut dyn FnMut() -> Command| -> Result<(f64, String), String> {
-        let mut b: Option<(f64, String)> = None;
-        for _ in 0..3 {
-            let r = time_it(&mut c())?;
-            let slow = r.0 > 20.0; // one run of a slow contender is enough
-            if b.as_ref().is_none_or(|x| r.0 < x.0) {
-                b = Some(r);
-            }
-            if slow {
-                break;
-            }
-        }
-        Ok(b.expect("three runs"))
-    };
-    let (eng, out) = best(&mut || {
-        let mut c = Command::new(&bin);
-        c.args(["diagnose", "--format", "json"]).arg(&log);
-        c
-    })?;
-    let findings = out.matches("\"severity\"").count();
-    let (rg, rg_out) = best(&mut || {
-        let mut c = Command::new("rg");
-        c.arg("-c").arg("-f").arg(&pats).arg(&log);
-        c
-    })?;
-    // The engine matches with ASCII semantics (see signatures.rs); rg's default
-    // is Unicode, which is what makes it slow on these patterns. The fair
-    // comparison gives rg the same semantics with a `(?-u)` prefix.
-    let ascii = dir.join("signatures-ascii.txt");
-    std::fs::write(&ascii, p.lines().map(|l| format!("(?-u){l}\n")).collect::<String>()).map_err(|e| e.to_string())?;
-    let (rg_a, rg_a_out) = best(&mut || {
-        let mut c = Command::new("rg");
-        c.arg("-c").arg("-f").arg(&ascii).arg(&log);
-        c
-    })?;
-    println!(
-        "engine (roll-doctor diagnose --format json, whole pipeline): {eng:.3} s, {:.0} MB/s, {findings} findings",
-        size / eng
-    );
-    println!(
-        "rg -c -f signatures.txt (same patterns):       {rg:.3} s, {:.0} MB/s, {} matching lines",
-        size / rg,
-        rg_out.trim()
-    );
-    println!(
-        "rg -c -f signatures-ascii.txt ((?-u) patterns): {rg_a:.3} s, {:.0} MB/s, {} matching lines",
-        size / rg_a,
-        rg_a_out.trim()
-    );
-    println!("ratio rg_time / engine_time: {:.2} same patterns, {:.2} with ASCII semantics (1.0 or more: the engine is at least as fast)", rg / eng, rg_a / eng);
-    Ok(())
-}
-
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
@@ -564,10 +455,23 @@ fn main() -> ExitCode {
                 .and_then(|i| args.get(i + 1))
                 .and_then(|s| s.parse().ok())
                 .unwrap_or(100);
-            bench(mb)
+            if let Some(i) = args.iter().position(|a| a == "--gen") {
+                let name = args.get(i + 1).map_or("", |s| s.as_str());
+                let units = args.get(i + 2).and_then(|s| s.parse().ok()).unwrap_or(1000);
+                bench::generate(&root(), name, units)
+            } else if args.iter().any(|a| a == "--scaling") {
+                let max = args
+                    .iter()
+                    .position(|a| a == "--max-mb")
+                    .and_then(|i| args.get(i + 1))
+                    .and_then(|s| s.parse().ok());
+                bench::scaling(&root(), max)
+            } else {
+                bench::bench(&root(), mb)
+            }
         }
         _ => {
-            eprintln!("usage: cargo xtask <setup [--browser] | serve [--port N] | test | dist | bench [--mb N] | fuzz [--seconds N | --runs N] [TARGET…]>");
+            eprintln!("usage: cargo xtask <setup [--browser] | serve [--port N] | test | dist | bench [--mb N] | bench --scaling [--max-mb N] | fuzz [--seconds N | --runs N] [TARGET…]>");
             return ExitCode::from(2);
         }
     };

@@ -27,17 +27,22 @@ pub struct Detection {
 /// is, and scoring a 100 MB log line by line would cost as much as the scan.
 pub const SAMPLE_LINES: usize = 400;
 
-/// Detects one segment's kind.
-pub fn detect(seg: &Segment) -> Detection {
-    if seg.lines.len() > SAMPLE_LINES {
-        let head = Segment {
-            command: seg.command.clone(),
-            command_line: seg.command_line,
-            lines: seg.lines[..SAMPLE_LINES].to_vec(),
-            node: None,
-        };
-        return detect(&head);
+/// Detects one segment's kind. Only the head of a segment is scored (see
+/// [`SAMPLE_LINES`]); a segment whose lines are not materialised gets a
+/// materialised copy of its head.
+pub fn detect(seg: &Segment<'_>) -> Detection {
+    let n = seg.line_count();
+    if seg.lines.len() != n {
+        return score(&seg.head(SAMPLE_LINES));
     }
+    if n > SAMPLE_LINES {
+        let head = Segment::of_lines(seg.command.clone(), seg.command_line, seg.lines[..SAMPLE_LINES].to_vec());
+        return score(&head);
+    }
+    score(seg)
+}
+
+fn score(seg: &Segment<'_>) -> Detection {
     let mut best = Detection { kind: InputKind::Unrecognised, confidence: 0 };
     let command = seg.command.as_deref().map(str::trim);
     for p in PARSERS {
@@ -64,33 +69,20 @@ const REFINE_MAX_LINES: usize = 20_000;
 /// (a config pasted above a log, an `npu-smi` table below it). Blocks that
 /// are weak or unrecognised stay with the block before them, so a YAML
 /// config with blank lines between sections stays one segment.
-pub fn split_and_detect(seg: Segment) -> Vec<(Segment, Detection)> {
-    if seg.command.is_some() || seg.lines.len() > REFINE_MAX_LINES {
+pub fn split_and_detect(seg: Segment<'_>) -> Vec<(Segment<'_>, Detection)> {
+    if seg.command.is_some() || seg.line_count() > REFINE_MAX_LINES {
         let d = detect(&seg);
         return vec![(seg, d)];
     }
-    let node = seg.node;
-    let mut blocks: Vec<Segment> = Vec::new();
-    let mut cur = Segment::default();
-    for line in seg.lines {
-        if line.text.trim().is_empty() {
-            if !cur.lines.is_empty() {
-                blocks.push(std::mem::take(&mut cur));
-            }
-            continue;
-        }
-        cur.lines.push(line);
-    }
-    if !cur.lines.is_empty() {
-        blocks.push(cur);
-    }
-    let mut out: Vec<(Segment, Detection)> = Vec::new();
+    let node = seg.node.clone();
+    let blocks = seg.blocks();
+    let mut out: Vec<(Segment<'_>, Detection)> = Vec::new();
     for b in blocks {
         let d = detect(&b);
         let strong = d.kind != InputKind::Unrecognised && d.confidence >= 70;
         match out.last_mut() {
             Some((prev, pd)) if !strong || pd.kind == d.kind || pd.kind == InputKind::Unrecognised => {
-                prev.lines.extend(b.lines);
+                prev.extend(b);
                 // a weak leading block takes the kind of the strong one after it
                 if pd.kind == InputKind::Unrecognised && strong {
                     *pd = d;
@@ -105,10 +97,9 @@ pub fn split_and_detect(seg: Segment) -> Vec<(Segment, Detection)> {
         *d = detect(s);
     }
     if out.is_empty() {
-        out.push((
-            Segment { node, ..Segment::default() },
-            Detection { kind: InputKind::Unrecognised, confidence: 100 },
-        ));
+        let mut empty = Segment::of_lines(None, None, Vec::new());
+        empty.node = node;
+        out.push((empty, Detection { kind: InputKind::Unrecognised, confidence: 100 }));
     }
     out
 }

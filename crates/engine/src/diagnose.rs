@@ -46,13 +46,19 @@ pub struct Collected {
     pub nodes: Vec<String>,
     /// Facts from parsers and combiners.
     pub facts: Vec<Fact>,
-    /// Signature hits, in input and line order.
+    /// Signature hits, in input and line order (at most
+    /// [`MAX_HITS_PER_SIGNATURE`] per signature and input).
     pub hits: Vec<SigHit>,
-    /// Per input, the lines that hits point at (sorted by line): only
-    /// those, so a 100 MB log is not kept twice.
+    /// Per input, the lines that hits point at (sorted by line, each
+    /// clipped as evidence shows it): only those, so a 100 MB log is not
+    /// kept twice.
     pub lines: Vec<Vec<Line>>,
-    /// How the inputs were split.
+    /// How the inputs were split (at most [`MAX_SEGMENTS`] per input).
     pub segments: Vec<SegmentInfo>,
+    /// Segments left out of `segments` (past [`MAX_SEGMENTS`] in an input).
+    pub segments_omitted: usize,
+    /// Hits not kept (past [`MAX_HITS_PER_SIGNATURE`]), per signature.
+    pub hits_omitted: Vec<usize>,
 }
 
 impl Collected {
@@ -64,16 +70,34 @@ impl Collected {
             Err(_) => String::new(),
         }
     }
+}
 
-    fn node_id(&mut self, name: &str) -> NodeId {
-        match self.nodes.iter().position(|n| n == name) {
-            Some(i) => i as NodeId,
-            None => {
-                self.nodes.push(name.to_string());
-                (self.nodes.len() - 1) as NodeId
-            }
-        }
-    }
+/// Hits kept per signature and input: a log that repeats one error a
+/// million times gives its first 10,000 (the rest are counted in
+/// [`Collected::hits_omitted`]), so memory and the report stay bounded.
+pub const MAX_HITS_PER_SIGNATURE: usize = 10_000;
+
+/// Segments described per input ([`Collected::segments`]); a million
+/// prompts are still parsed and scanned, but not listed.
+pub const MAX_SEGMENTS: usize = 10_000;
+
+/// Facts kept per input: parsing stops adding facts past this.
+pub const MAX_FACTS: usize = 100_000;
+
+/// Nodes told apart; segments of further nodes count as of no node.
+pub const MAX_NODES: usize = 1024;
+
+/// What parsers that read [`segment::Segment::lines`] get: real outputs of
+/// their kinds (a version file, `hostname -I`, the collector's node list)
+/// are a few lines; a hostile paste cannot make them copy more.
+const MATERIAL: segment::Bounds = segment::Bounds { lines: 10_000, line_bytes: 4096, total: 1 << 20 };
+
+/// Kinds whose parser reads [`segment::Segment::rows`] (borrowing the
+/// input, line by line or by searching it); the others get their lines
+/// materialised, within [`MATERIAL`].
+fn streams(kind: crate::InputKind) -> bool {
+    use crate::InputKind as K;
+    matches!(kind, K::Log | K::Unrecognised)
 }
 
 /// What the user added on top of the inputs.
@@ -88,55 +112,86 @@ pub struct Session {
     pub symptoms: Vec<String>,
 }
 
-/// Phase 1: reads the inputs.
+/// Phase 1: reads the inputs: one pass over each to split it into
+/// segments (no line is copied), detection on each segment's head, the
+/// parser of its kind, and the signature scan over its spans. Time and
+/// memory grow linearly with the input; what is kept is bounded
+/// ([`MAX_HITS_PER_SIGNATURE`], [`MAX_SEGMENTS`], [`MAX_FACTS`], clipped lines).
 pub fn collect(cat: &Catalogue, inputs: &[Input]) -> Collected {
-    let mut c = Collected { inputs: inputs.len(), ..Collected::default() };
+    let mut c = Collected { inputs: inputs.len(), hits_omitted: vec![0; cat.signatures.len()], ..Collected::default() };
+    let mut node_ids: HashMap<String, NodeId> = HashMap::new();
     let mut seg_index = 0u32;
     for (input_idx, input) in inputs.iter().enumerate() {
-        let segs: Vec<(segment::Segment, Detection)> =
-            segment::segment(&input.text).into_iter().flat_map(detect::split_and_detect).collect();
-        let mut hit_lines = Vec::new();
-        for (seg, det) in segs {
-            let det = match input.overrides.iter().find(|o| o.start_line == seg.start_line()) {
-                Some(o) => Detection { kind: o.kind, confidence: 100 },
-                None => det,
-            };
-            let parser = parse::parser(det.kind);
-            // A config or `ray status` describes the cluster, whichever node it was pasted from.
-            let node_name = if parser.cluster_wide { None } else { seg.node.as_deref().or(input.node.as_deref()) };
-            let node = node_name.map(|n| c.node_id(n));
-            c.segments.push(SegmentInfo {
-                input: input_idx,
-                kind: det.kind,
-                confidence: det.confidence,
-                command: seg.command.clone(),
-                node: node_name.map(str::to_string),
-                start_line: seg.start_line(),
-                end_line: seg.end_line(),
-            });
-            (parser.parse)(&seg, &mut FactSink::new(&mut c.facts, parser, input_idx as u32, seg_index, node));
-            if parser.scanned {
-                let mut local = Vec::new();
-                cat.signatures.scan(&seg.lines, &mut local);
-                let mut last = 0;
-                for h in local {
-                    let at = LineRef { input: input_idx as u32, line: h.line };
-                    c.hits.push(SigHit { signature: h.signature, at: HitRef { at, node } });
-                    if h.line != last {
-                        if let Ok(i) = seg.lines.binary_search_by_key(&h.line, |l| l.no) {
-                            hit_lines.push(seg.lines[i].clone());
-                        }
-                        last = h.line;
+        let input_no = input_idx as u32;
+        let mut hit_lines: Vec<Line> = Vec::new();
+        let mut kept = vec![0usize; cat.signatures.len()];
+        let facts_start = c.facts.len();
+        let mut described = 0usize;
+        for raw in segment::segments(&input.text) {
+            for (mut seg, det) in detect::split_and_detect(raw) {
+                let det = match input.overrides.iter().find(|o| o.start_line == seg.start_line()) {
+                    Some(o) => Detection { kind: o.kind, confidence: 100 },
+                    None => det,
+                };
+                let parser = parse::parser(det.kind);
+                // A config or `ray status` describes the cluster, whichever node it was pasted from.
+                let node_name = if parser.cluster_wide { None } else { seg.node.as_deref().or(input.node.as_deref()) };
+                let node = node_name.and_then(|n| match node_ids.get(n) {
+                    Some(&id) => Some(id),
+                    None if c.nodes.len() < MAX_NODES => {
+                        let id = c.nodes.len() as NodeId;
+                        c.nodes.push(n.to_string());
+                        node_ids.insert(n.to_string(), id);
+                        Some(id)
                     }
-                    // A CANN error code on the line becomes a fact (crate::cann).
-                    if h.signature == cat.cann_signature {
-                        if let Some(l) = hit_lines.last().filter(|l| l.no == h.line) {
-                            crate::cann::facts_for_line(at, seg_index, node, &l.text, &mut c.facts);
-                        }
-                    }
+                    None => None,
+                });
+                if described < MAX_SEGMENTS {
+                    described += 1;
+                    c.segments.push(SegmentInfo {
+                        input: input_idx,
+                        kind: det.kind,
+                        confidence: det.confidence,
+                        command: seg.command.clone(),
+                        node: node_name.map(str::to_string),
+                        start_line: seg.start_line(),
+                        end_line: seg.end_line(),
+                    });
+                } else {
+                    c.segments_omitted += 1;
                 }
+                if c.facts.len() - facts_start < MAX_FACTS {
+                    if !streams(det.kind) {
+                        seg.materialize(MATERIAL);
+                    }
+                    (parser.parse)(&seg, &mut FactSink::new(&mut c.facts, parser, input_no, seg_index, node));
+                    c.facts.truncate(facts_start + MAX_FACTS);
+                }
+                if parser.scanned {
+                    let (hits, facts, omitted) = (&mut c.hits, &mut c.facts, &mut c.hits_omitted);
+                    cat.signatures.scan_segment(&seg, &mut |no, text, sigs| {
+                        let at = LineRef { input: input_no, line: no };
+                        let mut any = false;
+                        for &s in sigs {
+                            if kept[s] >= MAX_HITS_PER_SIGNATURE {
+                                omitted[s] += 1;
+                                continue;
+                            }
+                            kept[s] += 1;
+                            any = true;
+                            hits.push(SigHit { signature: s, at: HitRef { at, node } });
+                            // A CANN error code on the line becomes a fact (crate::cann).
+                            if s == cat.cann_signature {
+                                crate::cann::facts_for_line(at, seg_index, node, &segment::clip(text), facts);
+                            }
+                        }
+                        if any {
+                            hit_lines.push(Line { no, text: segment::clip(text).into_owned() });
+                        }
+                    });
+                }
+                seg_index += 1;
             }
-            seg_index += 1;
         }
         hit_lines.sort_by_key(|l| l.no);
         hit_lines.dedup_by_key(|l| l.no);

@@ -190,10 +190,10 @@ pub fn text(report: &Report, lang: Lang) -> String {
         if !f.steps.is_empty() {
             let _ = writeln!(o, "   {}:", label("steps", lang));
             for (i, s) in f.steps.iter().enumerate() {
-                let mark = if s.state == StepState::Answered {
-                    format!(" [{}]", label("answered", lang))
-                } else {
-                    String::new()
+                let mark = match (&s.conclusion, s.state) {
+                    (Some(c), _) => format!(" [{}: {}]", label("answered", lang), c.get(lang)),
+                    (None, StepState::Answered) => format!(" [{}]", label("answered", lang)),
+                    (None, StepState::Ask) => String::new(),
                 };
                 let _ = writeln!(o, "     {}. {}{}", i + 1, t(&s.title, lang), mark);
                 if let Some(run) = &s.run {

@@ -1,21 +1,42 @@
 //! Stage 4: log signatures.
 //!
 //! Every `signature:` of every rule is compiled once into one [`SignatureSet`]
-//! and each line is scanned once against all of them (a `RegexSet`, which
-//! runs a single multi-pattern automaton with a literal prefilter), instead
-//! of one regex pass per rule.
+//! and each line is matched once against all of them (a `RegexSet`, a single
+//! multi-pattern automaton), instead of one regex pass per rule.
 //!
 //! Patterns are in the one dialect of [`crate::pattern`]: bytes with ASCII
 //! semantics (a Unicode word boundary cannot run in the lazy DFA, and on
 //! lines with non-ASCII text the whole set fell back to a slow engine —
 //! 100× slower on a mixed log).
 //!
+//! # Searching the buffer, not the lines
+//!
+//! Running the set on every line of a 100 MB log costs a call per line and
+//! an automaton step per byte. Most lines match nothing, so the scan, as
+//! ripgrep's does, searches the whole span of a segment for *candidates*
+//! and finds line boundaries only around them:
+//!
+//! - when the set is built, each pattern's syntax tree yields a **required
+//!   factor**: a piece that every match contains (`Too many open files` for
+//!   `Failed accept4: Too many open files`, `SyntaxError: ` or `NameError: `
+//!   for `^\s*(SyntaxError|NameError): `, `[EWI][A-Z0-9][0-9]{4}` for a CANN
+//!   error code). Factors that are literals (a short, rare window of each)
+//!   are searched with a SIMD multi-literal searcher (Teddy, through
+//!   `aho-corasick`), a few dozen at a time; the rest are one small regex;
+//! - a line holding a factor (or an escape sequence, which cleaning removes)
+//!   is a candidate, and only candidates are cleaned and matched against the
+//!   whole set, so the hits are exactly those of matching every line.
+//!
+//! A pattern with no required factor (one that can match an empty line)
+//! turns the finder off: every line is then matched, as before.
+//!
 //! Lines the user *typed* are not evidence: `grep EI0006 plog` or
 //! `export HCCL_CONNECT_TIMEOUT=3600` mention an error string or a setting
 //! without anything having failed. [`is_typed_command`] filters them.
 
-use crate::segment::Line;
-use regex::bytes::RegexSet;
+use crate::segment::{clean, Line, Segment, Widths};
+use regex::bytes::{Regex, RegexSet};
+use regex_syntax::hir::{Class, Hir, HirKind};
 
 /// All signatures, compiled.
 #[derive(Debug)]
@@ -23,6 +44,12 @@ pub struct SignatureSet {
     set: RegexSet,
     /// The pattern texts, in set order.
     pub patterns: Vec<String>,
+    /// Finds the lines that may match; `None` when some pattern can match
+    /// without a required factor (then every line is matched).
+    finder: Option<Finder>,
+    /// Each pattern alone, compiled when a line first needs it: a candidate
+    /// line is matched against the few patterns whose factor it holds.
+    single: Vec<std::sync::OnceLock<Option<Regex>>>,
 }
 
 /// One signature match.
@@ -51,25 +78,49 @@ pub fn is_typed_command(text: &str) -> bool {
 
 /// The width a paste was hard-wrapped at, if it looks wrapped: at least
 /// three lines of the same length, 60 characters or more, and that length is
-/// the longest in the paste (nothing can be longer than the wrap width).
+/// the longest in the paste (nothing can be longer than the wrap width),
+/// and the paste has at most [`MAX_WRAPPED_LINES`] lines.
 pub fn wrap_width(lines: &[Line]) -> Option<usize> {
-    // Only the longest length can be the wrap width: count how often it occurs.
-    let (mut longest, mut count) = (0, 0);
+    let mut w = Widths::default();
     for l in lines {
-        let n = l.text.chars().count();
-        if n > longest {
-            (longest, count) = (n, 1);
-        } else if n == longest {
-            count += 1;
-        }
+        w.add(l.text.chars().count(), l.no);
     }
-    (longest >= 60 && count >= 3).then_some(longest)
+    wrap_of(&w, lines.len())
+}
+
+/// The most lines a paste may have to be taken as hard-wrapped. A terminal
+/// or `fold` wraps what a person pastes, not a 100 MB log file, whose
+/// longest lines are often many of one length; joining each with the next
+/// would cost a second match of every such line.
+pub const MAX_WRAPPED_LINES: usize = 20_000;
+
+fn wrap_of(w: &Widths, lines: usize) -> Option<usize> {
+    w.wrap().filter(|_| lines <= MAX_WRAPPED_LINES)
 }
 
 impl SignatureSet {
     /// Compiles `patterns`, each already accepted by [`crate::pattern::compile`].
     pub fn new(patterns: &[String]) -> Result<SignatureSet, String> {
-        Ok(SignatureSet { set: crate::pattern::compile_set(patterns)?, patterns: patterns.to_vec() })
+        let set = crate::pattern::compile_set(patterns)?;
+        let single = patterns.iter().map(|_| std::sync::OnceLock::new()).collect();
+        Ok(SignatureSet { set, patterns: patterns.to_vec(), finder: Finder::new(patterns), single })
+    }
+
+    /// What the candidate finder searches for (for `examples/stages` and
+    /// the docs): literal keys, their searcher passes, pieces, regex pieces.
+    #[doc(hidden)]
+    pub fn finder_summary(&self) -> String {
+        match &self.finder {
+            None => "no finder: every line is matched".into(),
+            Some(f) => format!(
+                "{} keys in {} searcher passes for {} literal alternatives; {} byte-set pieces; {} regex pieces",
+                f.plan.keys.len(),
+                f.plan.groups.len(),
+                f.variants.len(),
+                f.pieces.len(),
+                f.regex_owners.len()
+            ),
+        }
     }
 
     /// Number of signatures.
@@ -82,7 +133,9 @@ impl SignatureSet {
         self.patterns.is_empty()
     }
 
-    /// Scans `lines` once, returning every (signature, line) hit in line order.
+    /// Scans `lines` once, returning every (signature, line) hit in line
+    /// order: the reference scan, line by line (tests compare
+    /// [`SignatureSet::scan_segment`] with it).
     ///
     /// Hard-wrapped pastes (a terminal or `fold` cut long lines at a fixed
     /// width) are handled too: when a line is exactly the wrap width, it is
@@ -90,32 +143,913 @@ impl SignatureSet {
     /// reveals is reported on the first line.
     pub fn scan(&self, lines: &[Line], out: &mut Vec<Hit>) {
         let wrap = wrap_width(lines);
+        let rows: Vec<(u32, &str)> = lines.iter().map(|l| (l.no, l.text.as_str())).collect();
+        self.scan_rows(&rows, wrap, &mut |no, _, sigs| {
+            out.extend(sigs.iter().map(|&s| Hit { signature: s, line: no }))
+        });
+    }
+
+    /// Line by line over `rows` (`(number, cleaned text)`), wrap joins included.
+    fn scan_rows(&self, rows: &[(u32, &str)], wrap: Option<usize>, f: &mut dyn FnMut(u32, &str, &[usize])) {
         let mut joined = String::new();
-        for (i, line) in lines.iter().enumerate() {
-            let hit = self.set.is_match(line.text.as_bytes());
-            if hit && !is_typed_command(&line.text) {
-                for idx in self.set.matches(line.text.as_bytes()).iter() {
-                    out.push(Hit { signature: idx, line: line.no });
+        let mut sigs = Vec::new();
+        for (i, &(no, text)) in rows.iter().enumerate() {
+            sigs.clear();
+            if self.set.is_match(text.as_bytes()) && !is_typed_command(text) {
+                sigs.extend(self.set.matches(text.as_bytes()).iter());
+            }
+            if let (Some(w), Some(&(_, next))) = (wrap, rows.get(i + 1)) {
+                if text.chars().count() == w {
+                    joined.clear();
+                    joined.push_str(text);
+                    joined.push_str(next);
+                    if !is_typed_command(&joined) {
+                        let own = self.set.matches(text.as_bytes());
+                        let theirs = self.set.matches(next.as_bytes());
+                        for idx in self.set.matches(joined.as_bytes()).iter() {
+                            if !own.matched(idx) && !theirs.matched(idx) {
+                                sigs.push(idx);
+                            }
+                        }
+                    }
                 }
             }
-            let Some(w) = wrap else { continue };
-            if line.text.chars().count() != w {
-                continue;
+            if !sigs.is_empty() {
+                f(no, text, &sigs);
             }
-            let Some(next) = lines.get(i + 1) else { continue };
-            joined.clear();
-            joined.push_str(&line.text);
-            joined.push_str(&next.text);
-            if is_typed_command(&joined) {
-                continue;
+        }
+    }
+
+    /// Scans a segment's lines: calls `f(line number, cleaned line,
+    /// signatures)` for every line with a hit, in line order. The same hits
+    /// as [`SignatureSet::scan`] over the segment's lines, found by
+    /// searching the segment's spans for candidates (see the module docs).
+    pub fn scan_segment(&self, seg: &Segment<'_>, f: &mut dyn FnMut(u32, &str, &[usize])) {
+        let spans = seg.spans();
+        let wrap = wrap_of(&seg.widths(), seg.line_count());
+        // Sets without a finder, and wrapped pastes (small, see
+        // [`MAX_WRAPPED_LINES`]), go line by line.
+        let (Some(finder), None, false) = (&self.finder, wrap, spans.is_empty()) else {
+            let rows: Vec<(u32, std::borrow::Cow<'_, str>)> = seg.rows().map(|r| (r.no, r.text)).collect();
+            let rows: Vec<(u32, &str)> = rows.iter().map(|(n, t)| (*n, t.as_ref())).collect();
+            return self.scan_rows(&rows, wrap, f);
+        };
+        let mut events: Vec<(usize, u32)> = Vec::new();
+        let mut plan = std::borrow::Cow::Borrowed(&finder.plan);
+        let mut misses = vec![0u32; plan.keys.len()];
+        let (mut sigs, mut plausible) = (Vec::new(), Vec::new());
+        let (mut low, mut low_line) = (Vec::new(), Vec::new());
+        for span in spans {
+            let hay = span.text.as_bytes();
+            let (mut at, mut no) = (0usize, span.first);
+            let mut w0 = 0usize;
+            while w0 < hay.len() {
+                // A window of whole lines, small enough to stay in cache
+                // while every searcher runs over it.
+                let w1 = match hay.get(w0 + WINDOW..) {
+                    Some(rest) => memchr::memchr(b'\n', rest).map_or(hay.len(), |i| w0 + WINDOW + i + 1),
+                    None => hay.len(),
+                };
+                events.clear();
+                finder.events(&plan, &hay[w0..w1], w0, &mut low, &mut events, &mut misses);
+                if let Some(p) = finder.demote(&plan, &misses) {
+                    plan = std::borrow::Cow::Owned(p);
+                    misses = vec![0u32; plan.keys.len()];
+                }
+                misses.iter_mut().for_each(|m| *m = 0);
+                events.sort_unstable();
+                let mut i = 0;
+                while i < events.len() {
+                    let ls = events[i].0;
+                    let j = i + events[i..].iter().take_while(|e| e.0 == ls).count();
+                    no += memchr::memchr_iter(b'\n', &hay[at..ls]).count() as u32;
+                    at = ls;
+                    let le = memchr::memchr(b'\n', &hay[ls..]).map_or(hay.len(), |i| ls + i);
+                    let text = clean(&span.text[ls..le]);
+                    plausible.clear();
+                    if events[j - 1].1 == DIRTY {
+                        finder.plausible(text.as_bytes(), &mut low_line, &mut plausible);
+                    } else {
+                        for &(_, code) in &events[i..j] {
+                            match code {
+                                REGEX => finder.regex_owners_of(text.as_bytes(), &mut plausible),
+                                c => plausible.extend(finder.owners_of(c)),
+                            }
+                        }
+                    }
+                    i = j;
+                    plausible.sort_unstable();
+                    plausible.dedup();
+                    sigs.clear();
+                    sigs.extend(plausible.iter().copied().filter(|&p| self.single_match(p, text.as_bytes())));
+                    if !sigs.is_empty() && !is_typed_command(&text) {
+                        f(no, &text, &sigs);
+                    }
+                }
+                w0 = w1;
             }
-            let own = self.set.matches(line.text.as_bytes());
-            let theirs = self.set.matches(next.text.as_bytes());
-            for idx in self.set.matches(joined.as_bytes()).iter() {
-                if !own.matched(idx) && !theirs.matched(idx) {
-                    out.push(Hit { signature: idx, line: line.no });
+        }
+    }
+
+    /// Whether pattern `p` alone matches `text`.
+    fn single_match(&self, p: usize, text: &[u8]) -> bool {
+        match self.single(p) {
+            Some(re) => re.is_match(text),
+            // (cannot happen: the set compiled every pattern)
+            None => self.set.matches(text).matched(p),
+        }
+    }
+
+    /// Pattern `i` alone.
+    fn single(&self, i: usize) -> Option<&Regex> {
+        self.single[i].get_or_init(|| crate::pattern::compile(&self.patterns[i]).ok()).as_ref()
+    }
+}
+
+/// Bytes searched at a time (each searcher runs over one window before the next).
+const WINDOW: usize = 256 << 10;
+
+/// Keys one SIMD (Teddy) searcher takes at once.
+const GROUP: usize = 32;
+
+/// The bytes a position of a fixed-width piece may hold.
+type ByteSet = [u64; 4];
+
+fn set_has(s: &ByteSet, b: u8) -> bool {
+    s[(b >> 6) as usize] & (1u64 << (b & 63)) != 0
+}
+
+fn set_len(s: &ByteSet) -> u32 {
+    s.iter().map(|w| w.count_ones()).sum()
+}
+
+fn set_bytes(s: &ByteSet) -> impl Iterator<Item = u8> + '_ {
+    s.iter().enumerate().flat_map(|(i, &w)| {
+        let mut w = w;
+        std::iter::from_fn(move || {
+            (w != 0).then(|| {
+                let b = w.trailing_zeros();
+                w &= w - 1;
+                (i as u32 * 64 + b) as u8
+            })
+        })
+    })
+}
+
+fn set_of(bytes: impl IntoIterator<Item = u8>) -> ByteSet {
+    let mut s = [0u64; 4];
+    for b in bytes {
+        s[(b >> 6) as usize] |= 1u64 << (b & 63);
+    }
+    s
+}
+
+/// The set with ASCII letters folded to lower case.
+fn set_folded(s: &ByteSet) -> ByteSet {
+    // 'A'..='Z' are bits 1..=26 of the second word, 'a'..='z' bits 33..=58.
+    const UPPER: u64 = 0x07ff_fffe;
+    let mut f = *s;
+    f[1] = (s[1] & !UPPER) | ((s[1] & UPPER) << 32);
+    f
+}
+
+/// The byte sets of a fixed-width factor, position by position (assertions
+/// are zero-width and left out), or `None` when it is not fixed-width.
+fn positions(h: &Hir, out: &mut Vec<ByteSet>) -> Option<()> {
+    match h.kind() {
+        HirKind::Empty | HirKind::Look(_) => {}
+        HirKind::Literal(l) => out.extend(l.0.iter().map(|&b| set_of([b]))),
+        HirKind::Class(Class::Bytes(c)) => out.push(set_of(c.iter().flat_map(|r| r.start()..=r.end()))),
+        HirKind::Capture(c) => positions(&c.sub, out)?,
+        HirKind::Repetition(r) if Some(r.min) == r.max && r.min <= 64 => {
+            for _ in 0..r.min {
+                positions(&r.sub, out)?;
+            }
+        }
+        HirKind::Concat(xs) => {
+            for x in xs {
+                positions(x, out)?;
+            }
+        }
+        _ => return None,
+    }
+    Some(())
+}
+
+/// How a factor's alternative is searched.
+enum Branch {
+    /// One of these literals is in the line; `folded`: in any case (the
+    /// literals are in lower case, searched in the lower-cased line).
+    Lits(Vec<Vec<u8>>, bool),
+    /// A fixed-width run of byte sets, matched in the raw line.
+    Piece(Vec<ByteSet>),
+    /// Anything else: a regex.
+    Regex(Hir),
+}
+
+/// The longest common prefix of `lits`.
+fn common_prefix(lits: &[Vec<u8>]) -> &[u8] {
+    let first = &lits[0];
+    let n = lits.iter().map(|l| first.iter().zip(l).take_while(|(a, b)| a == b).count()).min().unwrap_or(0);
+    &first[..n]
+}
+
+/// The longest run of single-byte sets in `sets`, as `(start, end)`.
+fn longest_run(sets: &[ByteSet]) -> (usize, usize) {
+    let (mut best, mut start) = ((0, 0), 0);
+    for i in 0..=sets.len() {
+        if i == sets.len() || set_len(&sets[i]) != 1 {
+            if i - start > best.1 - best.0 {
+                best = (start, i);
+            }
+            start = i + 1;
+        }
+    }
+    best
+}
+
+/// Classifies one alternative of a required factor.
+fn branch(h: &Hir) -> Branch {
+    let mut pos = Vec::new();
+    if positions(h, &mut pos).is_some() && !pos.is_empty() {
+        let run = longest_run(&pos);
+        let folded: Vec<ByteSet> = pos.iter().map(set_folded).collect();
+        let frun = longest_run(&folded);
+        let bytes = |sets: &[ByteSet]| -> Vec<u8> { sets.iter().filter_map(|s| set_bytes(s).next()).collect() };
+        // Text as written, unless `(?i)` leaves only a short run of it.
+        if run.1 - run.0 >= 3 && (run.1 - run.0 >= 6 || frun.1 - frun.0 < 8) {
+            return Branch::Lits(vec![bytes(&pos[run.0..run.1])], false);
+        }
+        if frun.1 - frun.0 >= 3 {
+            return Branch::Lits(vec![bytes(&folded[frun.0..frun.1])], true);
+        }
+        // A few classes (`[EW]`): the longest window of at most 16 spellings.
+        let mut win: Option<(usize, usize)> = None;
+        for start in 0..pos.len() {
+            let (mut end, mut variants) = (start, 1usize);
+            while end < pos.len() && variants * set_len(&pos[end]) as usize <= 16 {
+                variants *= set_len(&pos[end]) as usize;
+                end += 1;
+            }
+            if end - start >= 3 && win.is_none_or(|(a, b)| end - start > b - a) {
+                win = Some((start, end));
+            }
+        }
+        if let Some((a, b)) = win {
+            let mut lits: Vec<Vec<u8>> = vec![Vec::new()];
+            for s in &pos[a..b] {
+                lits = lits.iter().flat_map(|l| set_bytes(s).map(move |c| [l.as_slice(), &[c]].concat())).collect();
+            }
+            return Branch::Lits(lits, false);
+        }
+        return Branch::Piece(pos);
+    }
+    // An alternation inside: its (few) literal prefixes.
+    let seq = regex_syntax::hir::literal::Extractor::new().extract(h);
+    if let Some(lits) = seq.literals() {
+        let mut lits: Vec<Vec<u8>> = lits.iter().map(|l| l.as_bytes().to_vec()).collect();
+        lits.sort();
+        lits.dedup();
+        if !lits.is_empty() && lits.len() <= 32 && lits.iter().all(|l| l.len() >= 3) {
+            let lcp = common_prefix(&lits);
+            if lcp.len() >= 4 {
+                return Branch::Lits(vec![lcp.to_vec()], false);
+            }
+            return Branch::Lits(lits, false);
+        }
+    }
+    Branch::Regex(h.clone())
+}
+
+/// A fixed-width piece, found by its rarest position (`memchr` over at most
+/// three bytes) and checked position by position around it.
+#[derive(Debug)]
+struct Piece {
+    sets: Vec<ByteSet>,
+    /// The position searched for, and its bytes.
+    anchor: usize,
+    bytes: Vec<u8>,
+}
+
+impl Piece {
+    fn new(sets: Vec<ByteSet>) -> Option<Piece> {
+        let anchor = (0..sets.len())
+            .filter(|&i| set_len(&sets[i]) <= 3)
+            .min_by_key(|&i| (set_len(&sets[i]), set_bytes(&sets[i]).map(commonness).max().unwrap_or(0)))?;
+        let bytes = set_bytes(&sets[anchor]).collect();
+        Some(Piece { sets, anchor, bytes })
+    }
+
+    /// Whether the piece matches with its anchor at `p`.
+    fn at(&self, hay: &[u8], p: usize) -> bool {
+        let Some(start) = p.checked_sub(self.anchor) else { return false };
+        let Some(window) = hay.get(start..start + self.sets.len()) else { return false };
+        window.iter().zip(&self.sets).all(|(&b, s)| set_has(s, b))
+    }
+
+    /// The next position of an anchor byte in `hay[pos..]`.
+    fn next(&self, hay: &[u8], pos: usize) -> Option<usize> {
+        let h = &hay[pos..];
+        let i = match self.bytes.as_slice() {
+            [a] => memchr::memchr(*a, h),
+            [a, b] => memchr::memchr2(*a, *b, h),
+            [a, b, c] => memchr::memchr3(*a, *b, *c, h),
+            _ => None,
+        }?;
+        Some(pos + i)
+    }
+}
+
+/// Whether every match of piece `a` contains a match of piece `b` (then
+/// searching for `b` finds `a`'s lines too).
+fn piece_covers(b: &[ByteSet], a: &[ByteSet]) -> bool {
+    b.len() <= a.len()
+        && (0..=a.len() - b.len())
+            .any(|k| b.iter().zip(&a[k..]).all(|(sb, sa)| sb.iter().zip(sa).all(|(x, y)| y & !x == 0)))
+}
+
+/// A searcher over lower-case keys: Teddy (SIMD) when the platform has it.
+#[derive(Clone, Debug)]
+enum Searcher {
+    Packed(aho_corasick::packed::Searcher),
+    Automaton(aho_corasick::AhoCorasick),
+}
+
+impl Searcher {
+    fn new(keys: &[&[u8]]) -> Option<Searcher> {
+        if keys.len() <= GROUP {
+            if let Some(s) = aho_corasick::packed::Config::new().builder().extend(keys).build() {
+                return Some(Searcher::Packed(s));
+            }
+        }
+        let kind = (keys.len() > GROUP).then_some(aho_corasick::AhoCorasickKind::DFA);
+        aho_corasick::AhoCorasick::builder()
+            .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+            .kind(kind)
+            .build(keys)
+            .ok()
+            .map(Searcher::Automaton)
+    }
+
+    fn find(&self, hay: &[u8], pos: usize) -> Option<(usize, usize, usize)> {
+        let m = match self {
+            Searcher::Packed(s) => s.find_in(hay, aho_corasick::Span::from(pos..hay.len()))?,
+            Searcher::Automaton(a) => a.find(aho_corasick::Input::new(hay).span(pos..hay.len()))?,
+        };
+        Some((m.pattern().as_usize(), m.start(), m.end()))
+    }
+}
+
+/// What put a line among the candidates (see [`Finder::events`]).
+const REGEX: u32 = u32::MAX - 1;
+/// A line with an escape sequence: cleaning may change what it holds.
+const DIRTY: u32 = u32::MAX;
+
+/// Finds the lines that may match some signature, and which may.
+#[derive(Debug)]
+struct Finder {
+    /// The keys searched at first (see [`Plan`]).
+    plan: Plan,
+    /// Per literal branch: its spellings, whether they are searched in
+    /// any case (then in lower case), and its patterns.
+    variants: Vec<Vec<Vec<u8>>>,
+    folded: Vec<bool>,
+    owners: Vec<Vec<usize>>,
+    /// Every spelling of every branch (as written; in lower case), for
+    /// lines that cleaning changes; `*_branch[i]`: the branch of spelling `i`.
+    exact_lits: aho_corasick::AhoCorasick,
+    exact_branch: Vec<u32>,
+    folded_lits: aho_corasick::AhoCorasick,
+    folded_branch: Vec<u32>,
+    pieces: Vec<Piece>,
+    piece_owners: Vec<Vec<usize>>,
+    /// The alternatives that are neither, as one regex (to search) and a
+    /// set (to tell which); `regex_owners[i]`: the patterns of set entry `i`.
+    regex: Option<(Regex, RegexSet)>,
+    regex_owners: Vec<Vec<usize>>,
+}
+
+impl Finder {
+    fn new(patterns: &[String]) -> Option<Finder> {
+        use std::collections::BTreeMap;
+        let mut lits: BTreeMap<(Vec<Vec<u8>>, bool), Vec<usize>> = BTreeMap::new();
+        let mut pieces: BTreeMap<Vec<ByteSet>, Vec<usize>> = BTreeMap::new();
+        let mut regexes: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (pi, p) in patterns.iter().enumerate() {
+            let hir = regex_syntax::ParserBuilder::new().unicode(false).utf8(false).build().parse(p).ok()?;
+            let (factor, _) = factor(&hir)?;
+            let alternatives = match factor.kind() {
+                HirKind::Alternation(xs) => xs.clone(),
+                _ => vec![factor],
+            };
+            for a in &alternatives {
+                let owners = match branch(a) {
+                    Branch::Lits(l, folded) => lits.entry((l, folded)).or_default(),
+                    Branch::Piece(s) if Piece::new(s.clone()).is_some() => pieces.entry(s).or_default(),
+                    Branch::Piece(_) => regexes.entry(a.to_string()).or_default(),
+                    Branch::Regex(h) => regexes.entry(h.to_string()).or_default(),
+                };
+                owners.push(pi);
+            }
+        }
+        // A piece whose matches hold another piece's is found through that one.
+        let all: Vec<(Vec<ByteSet>, Vec<usize>)> = pieces.into_iter().collect();
+        let kept: Vec<usize> =
+            (0..all.len()).filter(|&i| !(0..all.len()).any(|j| j != i && piece_covers(&all[j].0, &all[i].0))).collect();
+        let mut piece_owners: Vec<Vec<usize>> = kept.iter().map(|&i| all[i].1.clone()).collect();
+        for (i, (sets, owners)) in all.iter().enumerate() {
+            if !kept.contains(&i) {
+                let k = kept.iter().position(|&j| piece_covers(&all[j].0, sets))?;
+                piece_owners[k].extend(owners);
+            }
+        }
+        let pieces: Vec<Piece> = kept.iter().filter_map(|&i| Piece::new(all[i].0.clone())).collect();
+
+        let mut variants = Vec::new();
+        let mut folded = Vec::new();
+        let mut owners = Vec::new();
+        for ((v, f), o) in lits {
+            variants.push(v);
+            folded.push(f);
+            owners.push(o);
+        }
+        let mut keys: Vec<(Vec<u8>, bool, bool)> = Vec::new();
+        for mode in [false, true] {
+            let of_mode: Vec<&Vec<Vec<u8>>> =
+                variants.iter().zip(&folded).filter(|(_, f)| **f == mode).map(|(v, _)| v).collect();
+            keys.extend(choose_keys(&of_mode).into_iter().map(|(k, private)| (k, private, mode)));
+        }
+        let plan = Plan::new(keys, &variants, &folded)?;
+        let spellings = |mode: bool| -> Option<(aho_corasick::AhoCorasick, Vec<u32>)> {
+            let mut every: Vec<&[u8]> = Vec::new();
+            let mut branch: Vec<u32> = Vec::new();
+            for (b, vs) in variants.iter().enumerate().filter(|(b, _)| folded[*b] == mode) {
+                for v in vs {
+                    every.push(v);
+                    branch.push(b as u32);
                 }
             }
+            Some((aho_corasick::AhoCorasick::new(&every).ok()?, branch))
+        };
+        let (exact_lits, exact_branch) = spellings(false)?;
+        let (folded_lits, folded_branch) = spellings(true)?;
+        let (regex, regex_owners) = if regexes.is_empty() {
+            (None, Vec::new())
+        } else {
+            let (pats, owners): (Vec<String>, Vec<Vec<usize>>) = regexes.into_iter().unzip();
+            let limit = crate::pattern::SET_SIZE_LIMIT;
+            let one = regex::bytes::RegexBuilder::new(&pats.join("|")).unicode(false).size_limit(limit).build().ok()?;
+            let set = regex::bytes::RegexSetBuilder::new(&pats).unicode(false).size_limit(limit).build().ok()?;
+            (Some((one, set)), owners)
+        };
+        Some(Finder {
+            plan,
+            variants,
+            folded,
+            owners,
+            exact_lits,
+            exact_branch,
+            folded_lits,
+            folded_branch,
+            pieces,
+            piece_owners,
+            regex,
+            regex_owners,
+        })
+    }
+
+    /// The patterns that may match the cleaned line `text` (a line whose
+    /// cleaning removed escapes): those with a required factor in it.
+    fn plausible(&self, text: &[u8], low: &mut Vec<u8>, out: &mut Vec<usize>) {
+        for m in self.exact_lits.find_overlapping_iter(text) {
+            out.extend(&self.owners[self.exact_branch[m.pattern().as_usize()] as usize]);
+        }
+        lowercase(text, low);
+        for m in self.folded_lits.find_overlapping_iter(low.as_slice()) {
+            out.extend(&self.owners[self.folded_branch[m.pattern().as_usize()] as usize]);
+        }
+        for (p, owners) in self.pieces.iter().zip(&self.piece_owners) {
+            let mut pos = 0;
+            while let Some(i) = p.next(text, pos) {
+                if p.at(text, i) {
+                    out.extend(owners);
+                    break;
+                }
+                pos = i + 1;
+            }
+        }
+        self.regex_owners_of(text, out);
+    }
+
+    /// The patterns of the regex alternatives that match `text`.
+    fn regex_owners_of(&self, text: &[u8], out: &mut Vec<usize>) {
+        if let Some((_, set)) = &self.regex {
+            for i in set.matches(text).iter() {
+                out.extend(&self.regex_owners[i]);
+            }
+        }
+    }
+
+    /// The patterns an event stands for (see [`Finder::events`]).
+    fn owners_of(&self, code: u32) -> &[usize] {
+        let nb = self.owners.len();
+        match code as usize {
+            b if b < nb => &self.owners[b],
+            p if p < nb + self.pieces.len() => &self.piece_owners[p - nb],
+            _ => &[],
+        }
+    }
+
+    /// Pushes `(line start + base, code)` for every factor found in `hay`:
+    /// a literal branch (its index), a piece (`branches + index`), a regex
+    /// alternative ([`REGEX`]), an escape sequence ([`DIRTY`]). Every line
+    /// a pattern matches (once cleaned) has an event naming that pattern,
+    /// or a [`REGEX`] or [`DIRTY`] one. `low` is scratch space;
+    /// `misses[k]` counts the hits of key `k` that were no literal.
+    fn events(
+        &self,
+        plan: &Plan,
+        hay: &[u8],
+        base: usize,
+        low: &mut Vec<u8>,
+        out: &mut Vec<(usize, u32)>,
+        misses: &mut [u32],
+    ) {
+        let line_start = |at: usize| memchr::memrchr(b'\n', &hay[..at]).map_or(0, |i| i + 1);
+        let next_line = |at: usize| memchr::memchr(b'\n', &hay[at..]).map_or(hay.len(), |i| at + i + 1);
+        if plan.groups.iter().any(|g| g.2) {
+            lowercase(hay, low);
+        }
+        let low = low.as_slice();
+        let check = |k: usize, text: &[u8], s: usize, out: &mut Vec<(usize, u32)>, misses: &mut [u32]| {
+            let before = out.len();
+            for &(b, v, o) in &plan.within[k] {
+                let Some(st) = s.checked_sub(o as usize) else { continue };
+                if text[st..].starts_with(&self.variants[b as usize][v as usize]) {
+                    out.push((base + line_start(st), b));
+                }
+            }
+            if out.len() == before {
+                misses[k] += 1;
+            }
+        };
+        for (searcher, first, folded) in &plan.groups {
+            let text = if *folded { low } else { hay };
+            let mut pos = 0;
+            while pos < text.len() {
+                let Some((k, s, _)) = searcher.find(text, pos) else { break };
+                let k = first + k;
+                check(k, text, s, out, misses);
+                for &j in &plan.costart[k] {
+                    if text[s..].starts_with(&plan.keys[j as usize]) {
+                        check(j as usize, text, s, out, misses);
+                    }
+                }
+                pos = s + 1;
+            }
+        }
+        let nb = self.owners.len() as u32;
+        for (pi, p) in self.pieces.iter().enumerate() {
+            let mut pos = 0;
+            while let Some(i) = p.next(hay, pos) {
+                if p.at(hay, i) {
+                    out.push((base + line_start(i), nb + pi as u32));
+                    pos = next_line(i);
+                } else {
+                    pos = i + 1;
+                }
+                if pos >= hay.len() {
+                    break;
+                }
+            }
+        }
+        if let Some((re, _)) = &self.regex {
+            let mut pos = 0;
+            while pos < hay.len() {
+                let Some(end) = re.shortest_match_at(hay, pos) else { break };
+                let last = end.max(pos + 1) - 1;
+                out.push((base + line_start(last), REGEX));
+                pos = next_line(last);
+            }
+        }
+        // Cleaning removes escapes from the middle of a line: such a line
+        // may match only once cleaned.
+        for i in memchr::memchr_iter(0x1b, hay) {
+            out.push((base + line_start(i), DIRTY));
+        }
+    }
+
+    /// `plan` without its hot shared keys (`misses[k] >= HOT`): the literals
+    /// only they covered get keys of their own. `None` when none is hot.
+    fn demote(&self, plan: &Plan, misses: &[u32]) -> Option<Plan> {
+        let hot: Vec<bool> = (0..plan.keys.len()).map(|k| !plan.private[k] && misses[k] >= HOT).collect();
+        if !hot.contains(&true) {
+            return None;
+        }
+        let mut covered = vec![false; self.variants.len()];
+        let mut keys: Vec<(Vec<u8>, bool, bool)> = Vec::new();
+        for k in (0..plan.keys.len()).filter(|&k| !hot[k]) {
+            keys.push((plan.keys[k].clone(), plan.private[k], plan.folded[k]));
+            for &(b, _, _) in &plan.within[k] {
+                covered[b as usize] = true;
+            }
+        }
+        for b in (0..self.variants.len()).filter(|&b| !covered[b]) {
+            keys.extend(self.variants[b].iter().map(|v| (window(v).to_vec(), true, self.folded[b])));
+        }
+        Plan::new(keys, &self.variants, &self.folded)
+    }
+}
+
+/// The keys a scan searches for, and how each maps to the literals it
+/// stands for. A key shared by several literals (`Failed`) keeps the
+/// number of searcher passes low; when a scan finds it often where none of
+/// its literals is (a log full of `Failed` of another kind), the scan
+/// demotes it ([`Finder::demote`]): its literals get keys of their own.
+#[derive(Clone, Debug)]
+struct Plan {
+    /// The keys; `private[k]`: key `k` stands for one literal only;
+    /// `folded[k]`: it is searched in the lower-cased text.
+    keys: Vec<Vec<u8>>,
+    private: Vec<bool>,
+    folded: Vec<bool>,
+    /// Searcher passes over the keys: the searcher, the index of its first
+    /// key, and whether it runs over the lower-cased text.
+    groups: Vec<(Searcher, usize, bool)>,
+    /// Per key: where it sits in the literals it stands for, as
+    /// `(branch, variant, offset)`: a hit at `s` is that literal if the
+    /// literal starts at `s - offset`.
+    within: Vec<Vec<(u32, u32, u32)>>,
+    /// Per key: the other keys that can start where it does (a searcher
+    /// reports one key per position).
+    costart: Vec<Vec<u32>>,
+}
+
+/// Misses per window that make a shared key hot (about one per 4 KiB).
+const HOT: u32 = 64;
+
+impl Plan {
+    fn new(mut keys: Vec<(Vec<u8>, bool, bool)>, variants: &[Vec<Vec<u8>>], folded: &[bool]) -> Option<Plan> {
+        // Folded keys after the others, each mode sorted, no key twice.
+        keys.sort_by(|a, b| (a.2, &a.0).cmp(&(b.2, &b.0)));
+        keys.dedup_by(|a, b| a.0 == b.0 && a.2 == b.2);
+        let mut within: Vec<Vec<(u32, u32, u32)>> = vec![Vec::new(); keys.len()];
+        let all = aho_corasick::AhoCorasick::new(keys.iter().map(|k| &k.0)).ok()?;
+        for (b, vs) in variants.iter().enumerate() {
+            for (v, lit) in vs.iter().enumerate() {
+                for m in all.find_overlapping_iter(lit) {
+                    let k = m.pattern().as_usize();
+                    if keys[k].2 == folded[b] {
+                        within[k].push((b as u32, v as u32, m.start() as u32));
+                    }
+                }
+            }
+        }
+        let costart: Vec<Vec<u32>> = keys
+            .iter()
+            .enumerate()
+            .map(|(i, (a, _, fa))| {
+                let other = |(j, (b, _, fb)): &(usize, &(Vec<u8>, bool, bool))| {
+                    *j != i && fa == fb && (a.starts_with(b) || b.starts_with(a))
+                };
+                keys.iter().enumerate().filter(other).map(|(j, _)| j as u32).collect()
+            })
+            .collect();
+        // Teddy takes a few dozen keys at a time; past a few passes (a big
+        // knowledge base) one automaton over all of them is faster.
+        let mut groups = Vec::new();
+        for mode in [false, true] {
+            let start = keys.iter().position(|k| k.2 == mode).unwrap_or(keys.len());
+            let end = start + keys[start..].iter().take_while(|k| k.2 == mode).count();
+            let n = (end - start).div_ceil(GROUP);
+            if n == 0 {
+                continue;
+            }
+            let per = if n <= 6 { (end - start).div_ceil(n) } else { end - start };
+            for (i, chunk) in keys[start..end].chunks(per).enumerate() {
+                let ks: Vec<&[u8]> = chunk.iter().map(|k| k.0.as_slice()).collect();
+                groups.push((Searcher::new(&ks)?, start + i * per, mode));
+            }
+        }
+        let mut plan = Plan { keys: Vec::new(), private: Vec::new(), folded: Vec::new(), groups, within, costart };
+        for (k, p, f) in keys {
+            plan.keys.push(k);
+            plan.private.push(p);
+            plan.folded.push(f);
+        }
+        Some(plan)
+    }
+}
+
+/// `hay` with ASCII letters in lower case, into `out` (eight bytes at a time).
+fn lowercase(hay: &[u8], out: &mut Vec<u8>) {
+    out.clear();
+    out.reserve(hay.len());
+    let mut chunks = hay.chunks_exact(8);
+    for c in &mut chunks {
+        let w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+        let low7 = w & 0x7f7f_7f7f_7f7f_7f7f;
+        let ge_a = low7.wrapping_add(0x3f3f_3f3f_3f3f_3f3f); // byte >= 'A' sets bit 7
+        let gt_z = low7.wrapping_add(0x2525_2525_2525_2525); // byte > 'Z' sets bit 7
+        let upper = ge_a & !gt_z & !w & 0x8080_8080_8080_8080;
+        out.extend_from_slice(&(w | (upper >> 2)).to_le_bytes());
+    }
+    out.extend(chunks.remainder().iter().map(u8::to_ascii_lowercase));
+}
+
+/// How often a key's first three bytes (what Teddy tells keys apart by)
+/// may start a position of text: a product of byte commonness, in (0, 1].
+fn start_cost(k: &[u8]) -> f64 {
+    k.iter().take(3).map(|&b| f64::from(commonness(b)) / 100.0).product()
+}
+
+/// Chooses the keys of literal branches `lits` (all of one case mode):
+/// few (each searcher pass costs a read of the input) and selective (a
+/// key whose first bytes are common text makes the searcher stop often).
+/// Greedily, the substring of 4 to 10 bytes worth most: the square of the
+/// branches not yet covered that it covers, over how common its start is
+/// (sharing matters most: a scan demotes a shared key that turns out hot). A key that
+/// covers one branch alone becomes that branch's rarest window. Returns
+/// `(key, covers one branch only)`.
+fn choose_keys(lits: &[&Vec<Vec<u8>>]) -> Vec<(Vec<u8>, bool)> {
+    // Candidates (packed in a u64, at most 8 bytes) with their branch.
+    let pack = |w: &[u8]| w.iter().fold(0u64, |a, &b| a << 8 | u64::from(b)) << (8 * (8 - w.len()));
+    let mut cands: Vec<(u64, u8, u32)> = Vec::new();
+    for (i, variants) in lits.iter().enumerate() {
+        let first = &variants[0];
+        for n in [4, 6, 8].into_iter().filter(|&n| n <= first.len()) {
+            // Not a piece of text around a space (` the `) or a number.
+            cands.extend(
+                first
+                    .windows(n)
+                    .filter(|w| w[0] != b' ' && w[n - 1] != b' ' && !w.iter().all(|b| b.is_ascii_digit() || *b == b'.'))
+                    .filter(|w| variants[1..].iter().all(|v| memchr::memmem::find(v, w).is_some()))
+                    .map(|w| (pack(w), n as u8, i as u32)),
+            );
+        }
+    }
+    cands.sort_unstable();
+    cands.dedup();
+    // Group by candidate, valued by what it covers over how common it starts.
+    let unpack = |p: u64, n: u8| -> Vec<u8> { p.to_be_bytes()[..n as usize].to_vec() };
+    let mut groups: Vec<(u64, Vec<u8>, Vec<u32>)> = Vec::new();
+    for c in cands.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
+        if c.len() < 2 {
+            continue;
+        }
+        let k = unpack(c[0].0, c[0].1);
+        let value = (((c.len() * c.len()) as f64 / (start_cost(&k) + 0.02)) * 1000.0) as u64;
+        groups.push((value, k, c.iter().map(|x| x.2).collect()));
+    }
+    groups.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(b.1.len().cmp(&a.1.len())).then(a.1.cmp(&b.1)));
+    // Greedily, in that order, while a candidate still covers two branches.
+    let mut covered = vec![false; lits.len()];
+    let mut keys: Vec<(Vec<u8>, bool)> = Vec::new();
+    for (_, k, bs) in &groups {
+        let open = bs.iter().filter(|&&b| !covered[b as usize]).count();
+        if open >= 2 {
+            for &b in bs {
+                covered[b as usize] = true;
+            }
+            keys.push((k.to_vec(), false));
+        }
+    }
+    // The rest: each branch its rarest window (each spelling when they differ).
+    for (i, variants) in lits.iter().enumerate().filter(|(i, _)| !covered[*i]) {
+        let _ = i;
+        keys.extend(variants.iter().map(|v| (window(v).to_vec(), true)));
+    }
+    keys
+}
+
+/// The window of `lit` worth searching: up to 16 bytes, starting where its
+/// first three bytes are rarest, among the starts that keep at least 8.
+fn window(lit: &[u8]) -> &[u8] {
+    let keep = lit.len().min(8);
+    let start =
+        (0..=lit.len() - keep).min_by(|&a, &b| start_cost(&lit[a..]).total_cmp(&start_cost(&lit[b..]))).unwrap_or(0);
+    &lit[start..lit.len().min(start + 16)]
+}
+
+/// How common a byte is in logs (higher = more common); picks rare windows.
+fn commonness(b: u8) -> u32 {
+    match b {
+        b' ' => 100,
+        b'e' => 90,
+        b't' | b'a' | b'o' | b'i' | b'n' => 80,
+        b's' | b'r' | b'h' | b'l' => 70,
+        b'0'..=b'9' => 65,
+        b'd' | b'c' | b'u' | b'm' => 60,
+        b'.' | b':' | b'/' | b'_' | b'-' | b'=' | b',' | b'(' | b')' | b'[' | b']' => 55,
+        b'f' | b'p' | b'g' | b'w' | b'y' | b'b' | b'v' => 50,
+        b'A'..=b'Z' => 35,
+        b'k' | b'x' | b'j' | b'q' | b'z' | b'\'' | b'"' => 30,
+        _ => 10,
+    }
+}
+
+/// How selective a class is as part of a factor (a byte of a literal scores 1).
+fn class_score(c: &Class) -> f64 {
+    let k: usize = match c {
+        Class::Bytes(b) => b.ranges().iter().map(|r| (r.end() - r.start()) as usize + 1).sum(),
+        Class::Unicode(u) => u.ranges().iter().map(|r| r.end() as usize - r.start() as usize + 1).sum(),
+    };
+    match k {
+        1 => 1.0,
+        2 => 0.8,
+        3..=4 => 0.6,
+        5..=12 => 0.35,
+        13..=40 => 0.2,
+        _ => 0.0,
+    }
+}
+
+/// The score of a fixed-width piece that is always there (literals,
+/// classes, assertions, exact repetitions), or `None`.
+fn rigid(h: &Hir) -> Option<f64> {
+    match h.kind() {
+        HirKind::Empty | HirKind::Look(_) => Some(0.0),
+        HirKind::Literal(l) => Some(l.0.len() as f64),
+        HirKind::Class(c) => Some(class_score(c)),
+        HirKind::Capture(c) => rigid(&c.sub),
+        HirKind::Repetition(r) if Some(r.min) == r.max && r.min <= 16 => rigid(&r.sub).map(|s| s * f64::from(r.min)),
+        HirKind::Concat(xs) => xs.iter().map(rigid).sum(),
+        _ => None,
+    }
+}
+
+/// `h` without its zero-width assertions (a factor is searched on its own).
+fn strip_looks(h: &Hir) -> Hir {
+    match h.kind() {
+        HirKind::Look(_) => Hir::empty(),
+        HirKind::Capture(c) => strip_looks(&c.sub),
+        HirKind::Concat(xs) => Hir::concat(xs.iter().map(strip_looks).collect()),
+        HirKind::Repetition(r) => {
+            let mut r = r.clone();
+            r.sub = Box::new(strip_looks(&r.sub));
+            Hir::repetition(r)
+        }
+        _ => h.clone(),
+    }
+}
+
+/// A required factor of `h`: a regex every match of `h` contains a match
+/// of, with a score (higher is more selective). Alternatives of the factor
+/// may be searched separately. `None` when `h` can match without one.
+fn factor(h: &Hir) -> Option<(Hir, f64)> {
+    match h.kind() {
+        HirKind::Empty | HirKind::Look(_) => None,
+        HirKind::Literal(_) | HirKind::Class(_) => rigid(h).map(|s| (h.clone(), s)),
+        HirKind::Capture(c) => factor(&c.sub),
+        HirKind::Repetition(r) if r.min == 0 => None,
+        HirKind::Repetition(r) => match rigid(h) {
+            Some(s) if s > 0.0 => Some((strip_looks(h), s)),
+            _ => factor(&r.sub),
+        },
+        HirKind::Alternation(xs) => {
+            let mut subs = Vec::with_capacity(xs.len());
+            let mut worst = f64::MAX;
+            for x in xs {
+                let (f, s) = factor(x)?;
+                worst = worst.min(s);
+                match f.kind() {
+                    HirKind::Alternation(inner) => subs.extend(inner.iter().cloned()),
+                    _ => subs.push(f),
+                }
+            }
+            Some((Hir::alternation(subs), worst))
+        }
+        HirKind::Concat(xs) => {
+            // Runs of adjacent rigid pieces are required substrings; so is
+            // a factor of any required piece. Take the most selective.
+            let mut best: Option<(Hir, f64)> = None;
+            let mut consider = |c: (Hir, f64)| {
+                if c.1 > 0.0 && best.as_ref().is_none_or(|b| c.1 > b.1) {
+                    best = Some(c);
+                }
+            };
+            let mut run: Vec<Hir> = Vec::new();
+            let mut score = 0.0;
+            for x in xs {
+                if let Some(s) = rigid(x) {
+                    if !matches!(x.kind(), HirKind::Look(_) | HirKind::Empty) {
+                        run.push(strip_looks(x));
+                    }
+                    score += s;
+                    continue;
+                }
+                if !run.is_empty() {
+                    consider((Hir::concat(std::mem::take(&mut run)), score));
+                }
+                score = 0.0;
+                if let Some(f) = factor(x) {
+                    consider(f);
+                }
+            }
+            if !run.is_empty() {
+                consider((Hir::concat(run), score));
+            }
+            best
         }
     }
 }
@@ -123,7 +1057,26 @@ impl SignatureSet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::segment::normalise;
+    use crate::segment::{normalise, segment};
+    use proptest::prelude::*;
+
+    fn fast(set: &SignatureSet, text: &str) -> Vec<Hit> {
+        let mut out = Vec::new();
+        for seg in segment(text) {
+            set.scan_segment(&seg, &mut |no, _, sigs| {
+                out.extend(sigs.iter().map(|&s| Hit { signature: s, line: no }));
+            });
+        }
+        out
+    }
+
+    fn reference(set: &SignatureSet, text: &str) -> Vec<Hit> {
+        let mut out = Vec::new();
+        for seg in segment(text) {
+            set.scan(&seg.lines, &mut out);
+        }
+        out
+    }
 
     #[test]
     fn one_scan_finds_all_patterns() {
@@ -131,6 +1084,7 @@ mod tests {
         let mut hits = Vec::new();
         set.scan(&normalise("ok\nEI0006: boom\nFailed accept4: Too many open files\n"), &mut hits);
         assert_eq!(hits, vec![Hit { signature: 0, line: 2 }, Hit { signature: 1, line: 3 }]);
+        assert_eq!(fast(&set, "ok\nEI0006: boom\nFailed accept4: Too many open files\n"), hits);
     }
 
     #[test]
@@ -142,6 +1096,7 @@ mod tests {
         let mut hits = Vec::new();
         set.scan(&normalise("grep EI0006 plog\n"), &mut hits);
         assert!(hits.is_empty());
+        assert!(fast(&set, "grep EI0006 plog\n").is_empty());
     }
 
     #[test]
@@ -156,10 +1111,61 @@ mod tests {
         let mut hits = Vec::new();
         set.scan(&lines, &mut hits);
         assert_eq!(hits.len(), 1, "{hits:?}");
+        assert_eq!(fast(&set, &text), hits);
     }
 
     #[test]
     fn bad_pattern_is_reported() {
         assert!(SignatureSet::new(&["ok".into(), "(".into()]).is_err());
+    }
+
+    #[test]
+    fn factors_are_required_pieces() {
+        let f = |p: &str| {
+            let hir = regex_syntax::ParserBuilder::new().unicode(false).utf8(false).build().parse(p).unwrap();
+            factor(&hir).map(|(h, _)| h.to_string())
+        };
+        assert!(
+            f("Failed accept4: Too many open files").is_some_and(|s| s.contains("Failed accept4: Too many open files"))
+        );
+        assert!(
+            f(r"^\s*(SyntaxError|NameError): ").is_some_and(|s| s.contains("SyntaxError") && s.contains("NameError"))
+        );
+        assert!(f(r"\b[EWI][A-Z0-9][0-9]{4}\b").is_some());
+        assert_eq!(f(r"^\s*$"), None, "matches an empty line: no factor");
+        assert_eq!(f(r"a?|b"), None);
+        // every built-in pattern has one: the finder is on
+        assert!(crate::catalogue().signatures.finder.is_some());
+    }
+
+    #[test]
+    fn the_finder_agrees_with_the_reference_on_the_catalogue() {
+        let set = &crate::catalogue().signatures;
+        let text = "INFO ok\r\n\u{1b}[31mEI\u{1b}[0m0006: Getting socket times out.\n> EZ9999: Inner Error!\n  SyntaxError: bad\nprogress\rFailed accept4: Too many open files\nRuntimeError: x\nERROR\nnothing\nE1234 trailing\n";
+        assert_eq!(fast(set, text), reference(set, text));
+        assert!(!fast(set, text).is_empty());
+    }
+
+    proptest! {
+        /// The buffer search finds exactly the hits of matching every line.
+        #[test]
+        fn finder_equals_reference(
+            lines in proptest::collection::vec(prop_oneof![
+                Just("EI0006: Getting socket times out.".to_string()),
+                Just("Failed accept4: Too many open files".to_string()),
+                Just("  SyntaxError: x".to_string()),
+                Just("RuntimeError: NPU out of memory".to_string()),
+                Just("\u{1b}[1mERROR\u{1b}[0m here".to_string()),
+                Just("grep EI0006 log".to_string()),
+                Just("> quoted EL0004: Failed to allocate memory".to_string()),
+                "[ -~]{0,40}",
+                "\\PC{0,20}",
+            ], 0..40),
+            crlf in proptest::bool::ANY,
+        ) {
+            let set = &crate::catalogue().signatures;
+            let text = lines.join(if crlf { "\r\n" } else { "\n" });
+            prop_assert_eq!(fast(set, &text), reference(set, &text));
+        }
     }
 }

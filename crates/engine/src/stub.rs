@@ -36,7 +36,7 @@ fn stable_part(line: &str) -> &str {
         }
     }
     let bytes = t.as_bytes();
-    for (i, _) in t.match_indices(|c: char| c == ':') {
+    for (i, _) in t.match_indices(':') {
         let head = &t[..i];
         let word_start =
             head.rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '_')).map(|j| j + 1).unwrap_or(0);
@@ -104,7 +104,7 @@ pub fn signature_of(line: &str, max: usize) -> String {
 /// A kebab-case id from the line: `new-` and the exception type or first words.
 fn id_of(line: &str) -> String {
     let part = stable_part(line);
-    let head: String = part.split(|c: char| c == ':' || c == '(' || c == '[').next().unwrap_or("").to_string();
+    let head: String = part.split([':', '(', '[']).next().unwrap_or("").to_string();
     let mut words = Vec::new();
     let mut cur = String::new();
     for c in head.chars() {

@@ -111,7 +111,7 @@ pub fn render_command(cmd: &str, vars: &Vars<'_>) -> Vec<String> {
         let after = &cmd[i + 2..];
         let j = after.find("}}")?;
         let inner = &after[..j];
-        is_ours(inner).then(|| (i, j, inner))
+        is_ours(inner).then_some((i, j, inner))
     });
     let Some((i, j, inner)) = first else { return vec![render(cmd, vars)] };
     let Ok((var, _)) = parse_var(inner) else { return vec![render(cmd, vars)] };

@@ -54,7 +54,7 @@ pub fn line(line: &Line, t: &str, sink: &mut FactSink<'_>) {
     let (Some(total), Some(free), Some(reserved)) = (gib(&c[2], &c[3]), gib(&c[4], &c[5]), gib(&c[6], &c[7])) else {
         return;
     };
-    if !(total > 0.0) {
+    if total.is_nan() || total <= 0.0 {
         return;
     }
     let round = |x: f64| (x * 100.0).round() / 100.0;

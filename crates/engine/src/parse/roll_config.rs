@@ -241,7 +241,7 @@ struct Role<'a> {
 }
 
 struct Checker<'s, 'f, 'd> {
-    seg: &'s Segment,
+    seg: &'s Segment<'s>,
     sink: &'s mut FactSink<'f>,
     doc: &'d Node,
 }

@@ -22,7 +22,7 @@
 
 use super::FactSink;
 use crate::facts::{FactDef, FactValue, ValueType};
-use crate::segment::Segment;
+use crate::segment::{clean, Row, Segment};
 use regex::Regex;
 use std::sync::OnceLock;
 
@@ -130,30 +130,56 @@ pub fn score(seg: &Segment) -> u8 {
     }
 }
 
-/// Parses one log segment.
-pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
-    let asked = seg.command.as_deref().is_some_and(|c| c.contains("npu.is_available()"));
-    let mut expect_answer = asked;
-    let mut in_tb = false;
-    for line in &seg.lines {
-        let b = body(&line.text);
+/// The literals a line must hold for this parser to care about it (an
+/// escape sequence too: cleaning may join a literal it splits).
+const EVENTS: &[&str] =
+    &["Traceback (most recent call last)", "out of memory", "Out of memory", "npu.is_available()", "\u{1b}"];
+
+fn events(answers: bool) -> &'static aho_corasick::AhoCorasick {
+    static E: OnceLock<aho_corasick::AhoCorasick> = OnceLock::new();
+    static A: OnceLock<aho_corasick::AhoCorasick> = OnceLock::new();
+    let build = |extra: &[&str]| {
+        let pats: Vec<&str> = EVENTS.iter().chain(extra).copied().collect();
+        aho_corasick::AhoCorasick::new(pats).expect("static literals")
+    };
+    if answers {
+        A.get_or_init(|| build(&["True", "False"]))
+    } else {
+        E.get_or_init(|| build(&[]))
+    }
+}
+
+/// Where the parser is in the log.
+struct State {
+    /// A `torch.npu.is_available()` answer is due.
+    expect_answer: bool,
+    /// Inside a traceback, before its exception line.
+    in_tb: bool,
+}
+
+impl State {
+    /// Reads one line.
+    fn line(&mut self, row: &Row<'_>, sink: &mut FactSink<'_>) {
+        let b = body(&row.text);
         let t = b.trim();
-        super::oom::line(line, t, sink);
+        if t.contains("out of memory") || t.contains("Out of memory") {
+            super::oom::line(&row.line(), t, sink);
+        }
         // The answer may follow warnings that torch_npu prints first.
-        if expect_answer && (t == "True" || t == "False") {
-            sink.push("torch.npu_available", None, FactValue::Bool(t == "True"), line);
-            expect_answer = false;
+        if self.expect_answer && (t == "True" || t == "False") {
+            sink.push("torch.npu_available", None, FactValue::Bool(t == "True"), &row.line());
+            self.expect_answer = false;
         }
         if t.contains("npu.is_available()") && !t.starts_with("File ") {
-            expect_answer = true;
-            continue;
+            self.expect_answer = true;
+            return;
         }
         if t.starts_with("Traceback (most recent call last)") {
-            in_tb = true;
-            continue;
+            self.in_tb = true;
+            return;
         }
-        if !in_tb || t.is_empty() {
-            continue;
+        if !self.in_tb || t.is_empty() {
+            return;
         }
         // Frames are indented (`  File "…", line N, in f` and the source line);
         // Python 3.11+ adds `^^^^` markers. The exception line is not indented.
@@ -162,16 +188,51 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
             || t.starts_with("File \"")
             || t.chars().all(|c| matches!(c, '^' | '~' | ' '))
         {
-            continue;
+            return;
         }
-        in_tb = false;
+        self.in_tb = false;
         let t = repeated_re().replace(t, "");
         if let Some(c) = exc_re().captures(&t) {
             let ty = c.get(1).map(|m| m.as_str()).unwrap_or("");
             if looks_like_exception(ty) {
                 let msg = c.get(2).map(|m| m.as_str().trim().to_string()).unwrap_or_default();
-                sink.push("log.exception", Some(ty.to_string()), FactValue::Str(msg), line);
+                sink.push("log.exception", Some(ty.to_string()), FactValue::Str(msg), &row.line());
             }
+        }
+    }
+}
+
+/// Parses one log segment. A log is searched, not read line by line: only
+/// the lines holding one of [`EVENTS`] (and the lines of a traceback, or
+/// those after an `is_available()` until its answer) are looked at.
+pub fn parse(seg: &Segment<'_>, sink: &mut FactSink<'_>) {
+    let asked = seg.command.as_deref().is_some_and(|c| c.contains("npu.is_available()"));
+    let mut st = State { expect_answer: asked, in_tb: false };
+    if seg.spans().is_empty() {
+        for r in seg.rows() {
+            st.line(&r, sink);
+        }
+        return;
+    }
+    for span in seg.spans() {
+        let hay = span.text.as_bytes();
+        let (mut pos, mut no) = (0usize, span.first);
+        loop {
+            let start = if st.in_tb {
+                pos
+            } else {
+                let Some(m) = events(st.expect_answer).find(aho_corasick::Input::new(hay).span(pos..hay.len())) else {
+                    break;
+                };
+                memchr::memrchr(b'\n', &hay[..m.start()]).map_or(0, |i| i + 1).max(pos)
+            };
+            no += memchr::memchr_iter(b'\n', &hay[pos..start]).count() as u32;
+            let end = memchr::memchr(b'\n', &hay[start..]).map_or(hay.len(), |i| start + i);
+            st.line(&Row { no, text: clean(&span.text[start..end]) }, sink);
+            if end >= hay.len() {
+                break;
+            }
+            (pos, no) = (end + 1, no + 1);
         }
     }
 }
