@@ -22,6 +22,10 @@ struct Case {
     file: String,
     expected: Vec<String>,
     repo: String,
+    /// Why the engine cannot give the expected id first from this paste
+    /// (`#% known-miss:`): the case still counts as a miss when measured,
+    /// and must raise nothing outside its expected ids.
+    known_miss: Option<String>,
     body: String,
 }
 
@@ -42,7 +46,14 @@ fn cases(dir: &str) -> Vec<Case> {
                 .map(|s| s.split('(').next().unwrap_or("").trim().to_string())
                 .filter(|s| !s.is_empty() && s != "none")
                 .collect();
-            Case { file: p.file_name().unwrap().to_string_lossy().to_string(), expected, repo: get("repo"), body }
+            let known_miss = Some(get("known-miss")).filter(|s| !s.is_empty());
+            Case {
+                file: p.file_name().unwrap().to_string_lossy().to_string(),
+                expected,
+                repo: get("repo"),
+                known_miss,
+                body,
+            }
         })
         .collect()
 }
@@ -57,6 +68,11 @@ fn judge(c: &Case) -> Option<String> {
         .map(|f| f.id.as_str())
         .collect();
     let all: Vec<&str> = r.findings.iter().map(|f| f.id.as_str()).collect();
+    if c.known_miss.is_some() {
+        // A known miss may find less than expected, never something else.
+        let stray: Vec<&str> = problems.iter().copied().filter(|p| !c.expected.iter().any(|e| e == p)).collect();
+        return (!stray.is_empty()).then(|| format!("{} (known miss): unexpected {stray:?}", c.file));
+    }
     match c.expected.first() {
         None if problems.is_empty() => None,
         None => Some(format!("{}: expected nothing at error/warn, got {problems:?}", c.file)),
@@ -66,10 +82,16 @@ fn judge(c: &Case) -> Option<String> {
 }
 
 #[test]
-#[ignore = "switched on when the rule packs are widened (issue 10, in progress)"]
 fn every_real_paste_gives_its_expected_finding_first() {
     let cases = cases("real");
     assert!(cases.len() >= 100, "only {} real cases", cases.len());
+    let misses = cases.iter().filter(|c| c.known_miss.is_some()).count();
+    assert!(misses * 20 <= cases.len(), "{misses} known misses: more than 5 % of the cases");
+    // A known miss that now passes should lose its mark.
+    for c in cases.iter().filter(|c| c.known_miss.is_some()) {
+        let fixed = Case { known_miss: None, file: c.file.clone(), expected: c.expected.clone(), repo: c.repo.clone(), body: c.body.clone() };
+        assert!(judge(&fixed).is_some(), "{}: marked known-miss but gives its expected id first", c.file);
+    }
     let failures: Vec<String> = cases.iter().filter_map(judge).collect();
     assert!(failures.is_empty(), "{} of {} real cases fail:\n{}", failures.len(), cases.len(), failures.join("\n"));
 }
@@ -96,8 +118,33 @@ fn every_case_names_its_source_and_known_ids() {
     }
 }
 
+/// Ids with no real case, and why: what the search of the public record
+/// (GitHub issues and PRs, docs) found instead. Their fixtures are the
+/// catalogue's own (`tests/fixtures/`). An id that gets a real case must
+/// leave this list (asserted).
+const NO_PUBLIC_RECORD: &[(&str, &str)] = &[
+    ("colocate-vs-separate", "an info rule on the config's layout; only design discussions, no pastes"),
+    ("colocated-port-range-unset", "its symptom (bind failures on HCCL ports) is public and belongs to hccl-npu-port-bound / hccl-host-port-bound; no thread shows the ROLL YAML and environment this rule reads"),
+    ("config-unknown-key-ignored", "silent by design (ROLL ignores the key), so nobody posts an error"),
+    ("deepspeed-config-removed", "ROLL removed the configs recently; the public configs found still have them, valid at the time"),
+    ("device-mapping-not-contiguous", "a ROLL config check; no public config shows it"),
+    ("device-mapping-syntax-error", "a ROLL config check; no public config shows it"),
+    ("device-mapping-yaml-list", "only unrelated `eval() arg 1 must be a string` pastes (Python 2, other projects)"),
+    ("fractal-nz-enabled", "the three wordings exist in public code only, not in a posted log"),
+    ("hccl-ping-failed", "no posted `hccn_tool -ping` failure; docs give only the success form"),
+    ("hccl-tls-inconsistent", "no posted `tls switch` listing or `tlsStatus are inconsistent` line"),
+    ("megatron-strategy-on-npu", "no NPU paste of ROLL's megatron_train; the transformer_engine import errors found are all on GPU"),
+    ("node-env-differs", "a cross-node rule over collector bundles (tests/cluster.rs); no thread posts several nodes' environments"),
+    ("node-npu-count-differs", "a cross-node rule over collector bundles (tests/cluster.rs); no thread posts several nodes' npu-smi"),
+    ("npu-health-not-ok", "no posted npu-smi table with a non-OK Health; vllm-ascend PR 6681 adds a check whose message may appear later"),
+    ("ray-node-missing", "a cross-node rule over collector bundles (tests/cluster.rs, the real Ray cluster of collector/tests)"),
+    ("strategy-name-invalid", "no posted dacite `wrong value type for field` on strategy_name"),
+    ("worker-exit-expected", "ROLL-specific message; no public ROLL thread shows it"),
+];
+
 /// The coverage table: real cases per rule id, tuning and held out, and the repositories they come from.
 fn coverage_table() -> String {
+    let mut misses: Vec<(String, String)> = Vec::new();
     let mut by_id: BTreeMap<String, (usize, usize, BTreeSet<String>)> = BTreeMap::new();
     for r in &catalogue().rules {
         by_id.entry(r.id.clone()).or_default();
@@ -115,6 +162,9 @@ fn coverage_table() -> String {
                 }
                 continue;
             };
+            if let Some(why) = &c.known_miss {
+                misses.push((c.file.clone(), why.clone()));
+            }
             let e = by_id.entry(first.clone()).or_default();
             if holdout {
                 e.1 += 1;
@@ -142,11 +192,27 @@ fn coverage_table() -> String {
         "| healthy output (must stay silent) | {} | {} | |\n| failures no rule covers (must stay silent) | {} | {} | |\n",
         healthy.0, healthy.1, uncovered.0, uncovered.1
     ));
+    let empty: Vec<&String> = by_id.iter().filter(|(_, (n, h, _))| n + h == 0).map(|(id, _)| id).collect();
+    let noted: Vec<&str> = NO_PUBLIC_RECORD.iter().map(|(id, _)| *id).collect();
+    let empty_ids: Vec<&str> = empty.iter().map(|s| s.as_str()).collect();
+    assert_eq!(empty_ids, noted, "NO_PUBLIC_RECORD must list exactly the ids with no real case");
+    o.push_str("\nIds with no real case (their tests are the catalogue's fixtures) and what the search found:\n\n");
+    for (id, why) in NO_PUBLIC_RECORD {
+        o.push_str(&format!("- `{id}`: {why}\n"));
+    }
+    if !misses.is_empty() {
+        o.push_str(
+            "\nKnown misses (counted above; the engine does not give the expected id first from the paste alone,\n\
+             and must raise nothing else):\n\n",
+        );
+        for (file, why) in &misses {
+            o.push_str(&format!("- `{file}`: {why}\n"));
+        }
+    }
     o
 }
 
 #[test]
-#[ignore = "switched on when the rule packs are widened (issue 10, in progress)"]
 fn coverage_table_is_current() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/coverage.md");
     let want = coverage_table();
