@@ -124,7 +124,7 @@ fn pattern() -> &'static Regex {
           | (?i:bearer)\s+(?P<bearer>[A-Za-z0-9._~+/=-]{{12,}})
           | (?P<mac>\b[0-9A-Fa-f]{{2}}(?::[0-9A-Fa-f]{{2}}){{5}}\b)
           | (?P<ipv6>(?:{h}:){{7}}{h}|(?:{h}:){{1,6}}:(?:{h}(?::{h}){{0,5}})?|::(?:{h}:){{0,5}}{h})
-          | (?P<ipv4>\b{octet}(?:\.{octet}){{3}}\b)
+          | (?P<ipv4>{octet}(?:\.{octet}){{3}})
           | (?P<puser>\b[A-Za-z_][A-Za-z0-9_.-]{{0,31}})@(?P<phost>[A-Za-z0-9][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*)
           | /(?:home|Users)/(?P<huser>[A-Za-z0-9._-]+)
           | (?P<fqdn>\b[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.(?:com|cn|net|org|io|local|internal|lan|corp|cloud)\b)
@@ -137,6 +137,38 @@ fn pattern() -> &'static Regex {
 /// Whether an address carries no identity (and matters for the diagnosis).
 fn keep_ipv4(ip: &str) -> bool {
     ip.starts_with("127.") || ip == "0.0.0.0" || ip.starts_with("255.")
+}
+
+/// Whether an address found at `start..end` stands alone: no letter, digit
+/// or digit-and-dot glued before it, no letter, digit or dot-and-digit
+/// after it. Unlike `\b` this counts `_` and non-ASCII letters as
+/// separators, so `allocate_10.0.0.5` and `节点10.0.0.5` are redacted too.
+fn ipv4_delimited(text: &str, start: usize, end: usize) -> bool {
+    let b = text.as_bytes();
+    // A dot before is glue only inside a longer dotted number (`1.10.0.0.1`), not after text (`...10.0.0.1`).
+    let glued_dot = |i: usize| b[i] == b'.' && i > 0 && b[i - 1].is_ascii_digit();
+    let before_ok = start == 0 || !(b[start - 1].is_ascii_alphanumeric() || glued_dot(start - 1));
+    let after_ok = end >= b.len()
+        || !(b[end].is_ascii_alphanumeric() || b[end] == b'.' && b.get(end + 1).is_some_and(u8::is_ascii_digit));
+    before_ok && after_ok
+}
+
+/// The digits and dots at the start of `s`, without a trailing dot.
+fn ipv4_run(s: &str) -> &str {
+    let n = s.bytes().take_while(|b| b.is_ascii_digit() || *b == b'.').count();
+    s[..n].trim_end_matches('.')
+}
+
+/// Where an IPv4 address embedded in the IPv6 match `start..end` begins, when
+/// the match is followed by a dot and its last group and what follows form
+/// a delimited IPv4 address.
+fn embedded_ipv4(text: &str, start: usize, end: usize) -> Option<usize> {
+    if text.as_bytes().get(end) != Some(&b'.') {
+        return None;
+    }
+    let v4_start = start + text[start..end].rfind(':')? + 1;
+    let run = ipv4_run(&text[v4_start..]);
+    (run.parse::<std::net::Ipv4Addr>().is_ok() && ipv4_delimited(text, v4_start, v4_start + run.len())).then_some(v4_start)
 }
 
 fn keep_ipv6(ip: &str) -> bool {
@@ -239,11 +271,23 @@ fn find_all(text: &str) -> Vec<Found> {
         } else if c.name("mac").is_some() {
             push(Kind::Mac, c.name("mac"));
         } else if let Some(m) = c.name("ipv6") {
-            if !keep_ipv6(m.as_str()) {
+            if let Some(v4_start) = embedded_ipv4(text, m.start(), m.end()) {
+                // `::ffff:10.0.0.5` (as `ss` prints dual-stack sockets): the
+                // IPv6 pattern stops at the dot, the IPv4 tail is the address.
+                let v4_end = v4_start + ipv4_run(&text[v4_start..]).len();
+                let prefix = text[m.start()..v4_start].to_ascii_lowercase();
+                if prefix == "::ffff:" || prefix == "::" {
+                    if !keep_ipv4(&text[v4_start..v4_end]) {
+                        out.push(Found { kind: Kind::Ipv4, start: v4_start, end: v4_end });
+                    }
+                } else {
+                    out.push(Found { kind: Kind::Ipv6, start: m.start(), end: v4_end });
+                }
+            } else if !keep_ipv6(m.as_str()) {
                 push(Kind::Ipv6, Some(m));
             }
         } else if let Some(m) = c.name("ipv4") {
-            if !keep_ipv4(m.as_str()) {
+            if ipv4_delimited(text, m.start(), m.end()) && !keep_ipv4(m.as_str()) {
                 push(Kind::Ipv4, Some(m));
             }
         } else if let Some(host) = c.name("phost") {
@@ -586,6 +630,19 @@ mod tests {
             out[5],
             "(raylet, ip=192.0.2.2) listening on 127.0.0.1:6379 and 0.0.0.0:8265 via mirrors.huaweicloud.com"
         );
+    }
+
+    #[test]
+    fn addresses_glued_by_underscore_or_non_ascii_are_redacted() {
+        // Found by the redact fuzz target: `\b` treats `_` and `é` as word characters.
+        let out = redact_all(&["allocate_10.2.0.7 host_10.2.0.8_x é10.2.0.9 ...10.2.0.10"]);
+        assert_eq!(out[0], "allocate_192.0.2.1 host_192.0.2.2_x é192.0.2.3 ...192.0.2.4");
+        // IPv4-mapped IPv6, as `ss -tlnp` prints a dual-stack listener.
+        let out = redact_all(&["LISTEN 0 4096 [::ffff:10.2.0.7]:6379 [::FFFF:127.0.0.1]:1 2001:db8:1::10.2.0.9"]);
+        assert_eq!(out[0], "LISTEN 0 4096 [::ffff:192.0.2.1]:6379 [::FFFF:127.0.0.1]:1 2001:db8::1");
+        // Glued to a word or a longer dotted number it is not an address.
+        let text = "v10.2.0.7 1.10.2.0.7x build10.2.0.7";
+        assert_eq!(redact_all(&[text])[0], text);
     }
 
     #[test]
