@@ -137,12 +137,31 @@ pub fn score(seg: &Segment) -> u8 {
 /// through its automaton).
 const EVENTS: &[&str] = &["Traceback (most recent call last)", "out of memory", "Out of memory", "npu.is_available()"];
 
-fn events(answers: bool) -> &'static aho_corasick::AhoCorasick {
-    static E: OnceLock<aho_corasick::AhoCorasick> = OnceLock::new();
-    static A: OnceLock<aho_corasick::AhoCorasick> = OnceLock::new();
+/// Finds the first of [`EVENTS`] (and, with `answers`, `True`/`False`):
+/// Teddy (SIMD) where the platform has it; else an automaton with a prefilter.
+enum Events {
+    Packed(aho_corasick::packed::Searcher),
+    Automaton(aho_corasick::AhoCorasick),
+}
+
+impl Events {
+    fn find(&self, hay: &[u8], pos: usize) -> Option<usize> {
+        match self {
+            Events::Packed(s) => s.find_in(hay, aho_corasick::Span::from(pos..hay.len())).map(|m| m.start()),
+            Events::Automaton(a) => a.find(aho_corasick::Input::new(hay).span(pos..hay.len())).map(|m| m.start()),
+        }
+    }
+}
+
+fn events(answers: bool) -> &'static Events {
+    static E: OnceLock<Events> = OnceLock::new();
+    static A: OnceLock<Events> = OnceLock::new();
     let build = |extra: &[&str]| {
         let pats: Vec<&str> = EVENTS.iter().chain(extra).copied().collect();
-        aho_corasick::AhoCorasick::new(pats).expect("static literals")
+        match aho_corasick::packed::Config::new().builder().extend(&pats).build() {
+            Some(s) => Events::Packed(s),
+            None => Events::Automaton(aho_corasick::AhoCorasick::new(pats).expect("static literals")),
+        }
     };
     if answers {
         A.get_or_init(|| build(&["True", "False"]))
@@ -162,8 +181,7 @@ fn next_event(
     esc: &mut Option<usize>,
 ) -> Option<usize> {
     if !lit.is_some_and(|(at, a)| at >= pos && a == answers) {
-        let m = events(answers).find(aho_corasick::Input::new(hay).span(pos..hay.len()));
-        *lit = Some((m.map_or(usize::MAX, |m| m.start()), answers));
+        *lit = Some((events(answers).find(hay, pos).unwrap_or(usize::MAX), answers));
     }
     if !esc.is_some_and(|at| at >= pos) {
         *esc = Some(memchr::memchr(0x1b, &hay[pos..]).map_or(usize::MAX, |i| pos + i));
