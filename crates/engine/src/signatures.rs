@@ -811,8 +811,11 @@ const HOT: u32 = 64;
 
 impl Plan {
     fn new(mut keys: Vec<(Vec<u8>, bool, bool)>, variants: &[Vec<Vec<u8>>], folded: &[bool]) -> Option<Plan> {
-        // Folded keys after the others, each mode sorted, no key twice.
-        keys.sort_by(|a, b| (a.2, &a.0).cmp(&(b.2, &b.0)));
+        // Folded keys after the others, each mode sorted, no key twice; the
+        // keys shorter than 4 bytes first, so they share a searcher pass
+        // (Teddy tells keys apart by as many leading bytes as its shortest
+        // key has: one 3-byte key makes its whole pass less selective).
+        keys.sort_by(|a, b| (a.2, a.0.len() >= 4, &a.0).cmp(&(b.2, b.0.len() >= 4, &b.0)));
         keys.dedup_by(|a, b| a.0 == b.0 && a.2 == b.2);
         let mut within: Vec<Vec<(u32, u32, u32)>> = vec![Vec::new(); keys.len()];
         let all = nfa(keys.iter().map(|k| &k.0))?;
