@@ -16,6 +16,10 @@
 //!   child's `ru_maxrss`, from `wait4`), peak memory over the empty-input
 //!   baseline as a multiple of the input, and the report's size.
 //!
+//! The CLI and `stages` are built with the `native` profile (`release` at
+//! `opt-level = 3`, binaries under `target/native/`; `release` is sized for
+//! the page's wasm).
+//!
 //! Inputs come from `crates/engine/tests/shapes` (the scaling test uses the
 //! same generators) and are written under `target/bench/`.
 
