@@ -16,6 +16,10 @@
 //!   child's `ru_maxrss`, from `wait4`), peak memory over the empty-input
 //!   baseline as a multiple of the input, and the report's size.
 //!
+//! The CLI and `stages` are built with the `native` profile (`release` at
+//! `opt-level = 3`, binaries under `target/native/`; `release` is sized for
+//! the page's wasm).
+//!
 //! Inputs come from `crates/engine/tests/shapes` (the scaling test uses the
 //! same generators) and are written under `target/bench/`.
 
@@ -113,19 +117,22 @@ struct Tools {
     dir: PathBuf,
 }
 
-/// Builds the CLI and the `stages` example (release) and prepares target/bench/.
+/// Builds the CLI and the `stages` example (profile `native`: `release`
+/// at `opt-level = 3`; `release` itself is sized for the page's wasm) and
+/// prepares target/bench/.
 fn tools(root: &Path) -> Result<Tools, String> {
-    super::run(super::cmd("cargo").args(["build", "--release", "--locked", "-p", "roll-doctor-cli"]))?;
+    super::run(super::cmd("cargo").args(["build", "--profile", "native", "--locked", "-p", "roll-doctor-cli"]))?;
     super::run(super::cmd("cargo").args([
         "build",
-        "--release",
+        "--profile",
+        "native",
         "--locked",
         "-p",
         "roll-doctor-engine",
         "--example",
         "stages",
     ]))?;
-    let release = target_dir(root).join("release");
+    let release = target_dir(root).join("native");
     let dir = target_dir(root).join("bench");
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     Ok(Tools { cli: release.join("roll-doctor"), stages: release.join("examples/stages"), dir })

@@ -122,8 +122,9 @@ fn read_input(name: &str) -> Result<Input, String> {
     } else {
         std::fs::read(name).map_err(|e| format!("cannot read {name}: {e}"))?
     };
-    // Logs may hold stray binary bytes; keep everything readable instead of refusing.
-    let text = String::from_utf8_lossy(&bytes).into_owned();
+    // Logs may hold stray binary bytes; keep everything readable instead of
+    // refusing. Valid UTF-8 (the usual case) is taken as is: no second copy.
+    let text = String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
     Ok(Input { label: if name == "-" { "stdin".into() } else { name.into() }, text, ..Input::default() })
 }
 

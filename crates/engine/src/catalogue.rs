@@ -77,6 +77,9 @@ impl Catalogue {
         let mut patterns = Vec::new();
         let mut errors = Vec::new();
         let mut extra_ids = Vec::new();
+        // The embedded rule files (a test compiles each of their signatures
+        // alone and their set) are not compiled twice at startup.
+        let builtin = std::ptr::eq(embedded, RULE_FILES);
         let all = embedded
             .iter()
             .map(|(f, s)| (*f, *s, false))
@@ -94,7 +97,8 @@ impl Catalogue {
                 });
                 continue;
             }
-            let c = match parse_rule_tree(file, src).and_then(|p| compile_rule(file, p, &mut patterns)) {
+            let check = is_extra || !builtin;
+            let c = match parse_rule_tree(file, src).and_then(|p| compile_rule(file, p, &mut patterns, check)) {
                 Ok(c) => c,
                 Err(e) => {
                     errors.push(e);
@@ -122,7 +126,7 @@ impl Catalogue {
             }
         }
         for rule in kb.map(|k| k.rules.as_slice()).unwrap_or_default() {
-            match crate::rules::compile::compile_cond(&rule.when, "when", &mut patterns) {
+            match crate::rules::compile::compile_cond(&rule.when, "when", &mut patterns, true) {
                 Ok(expr) => {
                     by_id.insert(rule.id.clone(), compiled.len());
                     compiled.push((rule.clone(), expr));
@@ -134,7 +138,14 @@ impl Catalogue {
         patterns.push(crate::pattern::FAILURE_LIKE.to_string());
         let cann_signature = patterns.len();
         patterns.push(crate::cann::SIGNATURE.to_string());
-        let signatures = match SignatureSet::new(&patterns) {
+        // The embedded patterns are known to compile, alone and together (a
+        // test checks): their set is built when a scan first needs it.
+        let signatures = if builtin && extra.is_empty() && kb.is_none() {
+            Ok(SignatureSet::new_unchecked(&patterns))
+        } else {
+            SignatureSet::new(&patterns)
+        };
+        let signatures = match signatures {
             Ok(s) => s,
             Err(message) if !extra.is_empty() => {
                 // Every pattern compiled alone, so only their sum can be too
@@ -210,4 +221,19 @@ pub fn rule_files() -> &'static [(&'static str, &'static str)] {
 pub fn catalogue() -> &'static Catalogue {
     static CAT: OnceLock<Catalogue> = OnceLock::new();
     CAT.get_or_init(|| Catalogue::load(RULE_FILES))
+}
+
+#[cfg(test)]
+mod tests {
+    /// The embedded catalogue skips compiling each signature alone at
+    /// startup, and builds their set lazily: both are checked here.
+    #[test]
+    fn embedded_signatures_compile_alone() {
+        let cat = super::catalogue();
+        assert!(cat.errors.is_empty(), "{:?}", cat.errors);
+        for p in &cat.signatures.patterns {
+            crate::pattern::compile(p).unwrap_or_else(|e| panic!("{p}: {e}"));
+        }
+        crate::pattern::compile_set(&cat.signatures.patterns).expect("the embedded set compiles");
+    }
 }

@@ -41,7 +41,9 @@ use regex_syntax::hir::{Class, Hir, HirKind};
 /// All signatures, compiled.
 #[derive(Debug)]
 pub struct SignatureSet {
-    set: RegexSet,
+    /// All patterns in one set, for lines matched one by one (sets without
+    /// a finder, hard-wrapped pastes): built on first use.
+    set: std::sync::OnceLock<RegexSet>,
     /// The pattern texts, in set order.
     pub patterns: Vec<String>,
     /// Finds the lines that may match; `None` when some pattern can match
@@ -101,9 +103,28 @@ fn wrap_of(w: &Widths, lines: usize) -> Option<usize> {
 impl SignatureSet {
     /// Compiles `patterns`, each already accepted by [`crate::pattern::compile`].
     pub fn new(patterns: &[String]) -> Result<SignatureSet, String> {
-        let set = crate::pattern::compile_set(patterns)?;
+        let s = SignatureSet::new_unchecked(patterns);
+        let _ = s.set.set(crate::pattern::compile_set(patterns)?);
+        Ok(s)
+    }
+
+    /// [`SignatureSet::new`] for patterns known to compile together (the
+    /// embedded rules': a test checks), without compiling their set now:
+    /// most scans never need it, and building it is a third of loading the
+    /// catalogue (more in wasm). It is built when first needed.
+    pub fn new_unchecked(patterns: &[String]) -> SignatureSet {
         let single = patterns.iter().map(|_| std::sync::OnceLock::new()).collect();
-        Ok(SignatureSet { set, patterns: patterns.to_vec(), finder: Finder::new(patterns), single })
+        SignatureSet {
+            set: std::sync::OnceLock::new(),
+            patterns: patterns.to_vec(),
+            finder: Finder::new(patterns),
+            single,
+        }
+    }
+
+    /// The set of all patterns (built now if it was not).
+    fn set(&self) -> &RegexSet {
+        self.set.get_or_init(|| crate::pattern::compile_set(&self.patterns).expect("the patterns compile together"))
     }
 
     /// What the candidate finder searches for (for `examples/stages` and
@@ -155,8 +176,8 @@ impl SignatureSet {
         let mut sigs = Vec::new();
         for (i, &(no, text)) in rows.iter().enumerate() {
             sigs.clear();
-            if self.set.is_match(text.as_bytes()) && !is_typed_command(text) {
-                sigs.extend(self.set.matches(text.as_bytes()).iter());
+            if self.set().is_match(text.as_bytes()) && !is_typed_command(text) {
+                sigs.extend(self.set().matches(text.as_bytes()).iter());
             }
             if let (Some(w), Some(&(_, next))) = (wrap, rows.get(i + 1)) {
                 if text.chars().count() == w {
@@ -164,9 +185,9 @@ impl SignatureSet {
                     joined.push_str(text);
                     joined.push_str(next);
                     if !is_typed_command(&joined) {
-                        let own = self.set.matches(text.as_bytes());
-                        let theirs = self.set.matches(next.as_bytes());
-                        for idx in self.set.matches(joined.as_bytes()).iter() {
+                        let own = self.set().matches(text.as_bytes());
+                        let theirs = self.set().matches(next.as_bytes());
+                        for idx in self.set().matches(joined.as_bytes()).iter() {
                             if !own.matched(idx) && !theirs.matched(idx) {
                                 sigs.push(idx);
                             }
@@ -256,7 +277,7 @@ impl SignatureSet {
         match self.single(p) {
             Some(re) => re.is_match(text),
             // (cannot happen: the set compiled every pattern)
-            None => self.set.matches(text).matched(p),
+            None => self.set().matches(text).matched(p),
         }
     }
 
@@ -589,7 +610,7 @@ impl Finder {
                     branch.push(b as u32);
                 }
             }
-            Some((aho_corasick::AhoCorasick::new(&every).ok()?, branch))
+            Some((nfa(&every)?, branch))
         };
         let (exact_lits, exact_branch) = spellings(false)?;
         let (folded_lits, folded_branch) = spellings(true)?;
@@ -790,11 +811,14 @@ const HOT: u32 = 64;
 
 impl Plan {
     fn new(mut keys: Vec<(Vec<u8>, bool, bool)>, variants: &[Vec<Vec<u8>>], folded: &[bool]) -> Option<Plan> {
-        // Folded keys after the others, each mode sorted, no key twice.
-        keys.sort_by(|a, b| (a.2, &a.0).cmp(&(b.2, &b.0)));
+        // Folded keys after the others, each mode sorted, no key twice; the
+        // keys shorter than 4 bytes first, so they share a searcher pass
+        // (Teddy tells keys apart by as many leading bytes as its shortest
+        // key has: one 3-byte key makes its whole pass less selective).
+        keys.sort_by(|a, b| (a.2, a.0.len() >= 4, &a.0).cmp(&(b.2, b.0.len() >= 4, &b.0)));
         keys.dedup_by(|a, b| a.0 == b.0 && a.2 == b.2);
         let mut within: Vec<Vec<(u32, u32, u32)>> = vec![Vec::new(); keys.len()];
-        let all = aho_corasick::AhoCorasick::new(keys.iter().map(|k| &k.0)).ok()?;
+        let all = nfa(keys.iter().map(|k| &k.0))?;
         for (b, vs) in variants.iter().enumerate() {
             for (v, lit) in vs.iter().enumerate() {
                 for m in all.find_overlapping_iter(lit) {
@@ -841,20 +865,18 @@ impl Plan {
     }
 }
 
-/// `hay` with ASCII letters in lower case, into `out` (eight bytes at a time).
+/// An automaton over `lits` that is quick to build (a contiguous NFA, not
+/// the DFA `AhoCorasick::new` picks for few literals): these run over
+/// single lines and literals, not over the whole input.
+fn nfa<I: IntoIterator<Item = P>, P: AsRef<[u8]>>(lits: I) -> Option<aho_corasick::AhoCorasick> {
+    aho_corasick::AhoCorasick::builder().kind(Some(aho_corasick::AhoCorasickKind::ContiguousNFA)).build(lits).ok()
+}
+
+/// `hay` with ASCII letters in lower case, into `out`.
 fn lowercase(hay: &[u8], out: &mut Vec<u8>) {
     out.clear();
-    out.reserve(hay.len());
-    let mut chunks = hay.chunks_exact(8);
-    for c in &mut chunks {
-        let w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
-        let low7 = w & 0x7f7f_7f7f_7f7f_7f7f;
-        let ge_a = low7.wrapping_add(0x3f3f_3f3f_3f3f_3f3f); // byte >= 'A' sets bit 7
-        let gt_z = low7.wrapping_add(0x2525_2525_2525_2525); // byte > 'Z' sets bit 7
-        let upper = ge_a & !gt_z & !w & 0x8080_8080_8080_8080;
-        out.extend_from_slice(&(w | (upper >> 2)).to_le_bytes());
-    }
-    out.extend(chunks.remainder().iter().map(u8::to_ascii_lowercase));
+    // A byte at a time, branch-free: the compiler vectorises it.
+    out.extend(hay.iter().map(|&b| b | (u8::from(b.wrapping_sub(b'A') < 26) << 5)));
 }
 
 /// How often a key's first three bytes (what Teddy tells keys apart by)

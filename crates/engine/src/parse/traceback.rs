@@ -130,23 +130,64 @@ pub fn score(seg: &Segment) -> u8 {
     }
 }
 
-/// The literals a line must hold for this parser to care about it (an
-/// escape sequence too: cleaning may join a literal it splits).
-const EVENTS: &[&str] =
-    &["Traceback (most recent call last)", "out of memory", "Out of memory", "npu.is_available()", "\u{1b}"];
+/// The literals a line must hold for this parser to care about it (the
+/// escape sequences that cleaning removes, and which may split a literal,
+/// are found apart with `memchr`: a one-byte literal among these would
+/// leave the multi-literal searcher without a SIMD prefilter, byte by byte
+/// through its automaton).
+const EVENTS: &[&str] = &["Traceback (most recent call last)", "out of memory", "Out of memory", "npu.is_available()"];
 
-fn events(answers: bool) -> &'static aho_corasick::AhoCorasick {
-    static E: OnceLock<aho_corasick::AhoCorasick> = OnceLock::new();
-    static A: OnceLock<aho_corasick::AhoCorasick> = OnceLock::new();
+/// Finds the first of [`EVENTS`] (and, with `answers`, `True`/`False`):
+/// Teddy (SIMD) where the platform has it; else an automaton with a prefilter.
+enum Events {
+    Packed(aho_corasick::packed::Searcher),
+    Automaton(aho_corasick::AhoCorasick),
+}
+
+impl Events {
+    fn find(&self, hay: &[u8], pos: usize) -> Option<usize> {
+        match self {
+            Events::Packed(s) => s.find_in(hay, aho_corasick::Span::from(pos..hay.len())).map(|m| m.start()),
+            Events::Automaton(a) => a.find(aho_corasick::Input::new(hay).span(pos..hay.len())).map(|m| m.start()),
+        }
+    }
+}
+
+fn events(answers: bool) -> &'static Events {
+    static E: OnceLock<Events> = OnceLock::new();
+    static A: OnceLock<Events> = OnceLock::new();
     let build = |extra: &[&str]| {
         let pats: Vec<&str> = EVENTS.iter().chain(extra).copied().collect();
-        aho_corasick::AhoCorasick::new(pats).expect("static literals")
+        match aho_corasick::packed::Config::new().builder().extend(&pats).build() {
+            Some(s) => Events::Packed(s),
+            None => Events::Automaton(aho_corasick::AhoCorasick::new(pats).expect("static literals")),
+        }
     };
     if answers {
         A.get_or_init(|| build(&["True", "False"]))
     } else {
         E.get_or_init(|| build(&[]))
     }
+}
+
+/// The start of the next event in `hay[pos..]`: a literal of [`events`] or
+/// an escape. `lit` and `esc` cache the last search of each (a position
+/// `>= pos` stays valid; `usize::MAX`: none left).
+fn next_event(
+    hay: &[u8],
+    pos: usize,
+    answers: bool,
+    lit: &mut Option<(usize, bool)>,
+    esc: &mut Option<usize>,
+) -> Option<usize> {
+    if !lit.is_some_and(|(at, a)| at >= pos && a == answers) {
+        *lit = Some((events(answers).find(hay, pos).unwrap_or(usize::MAX), answers));
+    }
+    if !esc.is_some_and(|at| at >= pos) {
+        *esc = Some(memchr::memchr(0x1b, &hay[pos..]).map_or(usize::MAX, |i| pos + i));
+    }
+    let at = lit.map_or(usize::MAX, |l| l.0).min(esc.unwrap_or(usize::MAX));
+    (at != usize::MAX).then_some(at)
 }
 
 /// Where the parser is in the log.
@@ -217,14 +258,15 @@ pub fn parse(seg: &Segment<'_>, sink: &mut FactSink<'_>) {
     for span in seg.spans() {
         let hay = span.text.as_bytes();
         let (mut pos, mut no) = (0usize, span.first);
+        let (mut lit, mut esc) = (None, None);
         loop {
             let start = if st.in_tb {
                 pos
             } else {
-                let Some(m) = events(st.expect_answer).find(aho_corasick::Input::new(hay).span(pos..hay.len())) else {
+                let Some(m) = next_event(hay, pos, st.expect_answer, &mut lit, &mut esc) else {
                     break;
                 };
-                memchr::memrchr(b'\n', &hay[..m.start()]).map_or(0, |i| i + 1).max(pos)
+                memchr::memrchr(b'\n', &hay[..m]).map_or(0, |i| i + 1).max(pos)
             };
             no += memchr::memchr_iter(b'\n', &hay[pos..start]).count() as u32;
             let end = memchr::memchr(b'\n', &hay[start..]).map_or(hay.len(), |i| start + i);

@@ -159,7 +159,11 @@ fn subject_sel(path: &str, v: &Option<J>) -> Res<SubjectSel> {
 
 /// Compiles a condition; its signatures are added to `patterns` (an
 /// identical pattern reuses its slot: one scan per distinct pattern).
-pub(crate) fn compile_cond(c: &Cond, path: &str, patterns: &mut Vec<String>) -> Res<Expr> {
+/// With `check`, each new signature is compiled alone, so an error names
+/// its rule (extra files); the embedded rules skip that at startup (a
+/// test compiles each of their signatures alone:
+/// `catalogue::tests::embedded_signatures_compile_alone`).
+pub(crate) fn compile_cond(c: &Cond, path: &str, patterns: &mut Vec<String>, check: bool) -> Res<Expr> {
     let forms = [c.signature.is_some(), c.fact.is_some(), c.all.is_some(), c.any.is_some(), c.not.is_some()];
     if forms.iter().filter(|b| **b).count() != 1 {
         return fail(path, "a condition needs exactly one of signature, fact, all, any, not");
@@ -200,10 +204,12 @@ pub(crate) fn compile_cond(c: &Cond, path: &str, patterns: &mut Vec<String>) -> 
         return fail(path, "subject, the tests and absent/every/differs/duplicate only go with fact");
     }
     if let Some(sig) = &c.signature {
-        crate::pattern::compile(sig).or_else(|e| fail(&format!("{path}.signature"), e))?;
         let index = match patterns.iter().position(|p| p == sig) {
             Some(i) => i,
             None => {
+                if check {
+                    crate::pattern::compile(sig).or_else(|e| fail(&format!("{path}.signature"), e))?;
+                }
                 patterns.push(sig.clone());
                 patterns.len() - 1
             }
@@ -259,7 +265,7 @@ pub(crate) fn compile_cond(c: &Cond, path: &str, patterns: &mut Vec<String>) -> 
         if xs.is_empty() {
             return fail(&format!("{path}.{key}"), "needs at least one condition");
         }
-        xs.iter().enumerate().map(|(i, x)| compile_cond(x, &format!("{path}.{key}[{i}]"), patterns)).collect()
+        xs.iter().enumerate().map(|(i, x)| compile_cond(x, &format!("{path}.{key}[{i}]"), patterns, check)).collect()
     };
     if let Some(xs) = &c.all {
         return Ok(Expr::All(list("all", xs, patterns)?));
@@ -268,7 +274,7 @@ pub(crate) fn compile_cond(c: &Cond, path: &str, patterns: &mut Vec<String>) -> 
         return Ok(Expr::Any(list("any", xs, patterns)?));
     }
     let inner = c.not.as_ref().expect("checked above: exactly one form is set");
-    Ok(Expr::Not(Box::new(compile_cond(inner, &format!("{path}.not"), patterns)?)))
+    Ok(Expr::Not(Box::new(compile_cond(inner, &format!("{path}.not"), patterns, check)?)))
 }
 
 /// Type-checks the parts of a rule outside its condition: the facts that
@@ -313,15 +319,25 @@ fn check_rest(rule: &Rule) -> Res<()> {
 }
 
 /// Compiles a parsed rule file. On error nothing is added to `patterns`.
-pub(crate) fn compile_rule(file: &str, parsed: Parsed, patterns: &mut Vec<String>) -> Result<Compiled, RuleError> {
+/// `check`: see [`compile_cond`].
+pub(crate) fn compile_rule(
+    file: &str,
+    parsed: Parsed,
+    patterns: &mut Vec<String>,
+    check: bool,
+) -> Result<Compiled, RuleError> {
     let err = |(path, message): (String, String)| RuleError {
         file: file.to_string(),
         line: line_of(&parsed.tree, &path),
         message: if path.is_empty() { message } else { format!("{path}: {message}") },
     };
-    let mut local = patterns.clone();
-    let expr = compile_cond(&parsed.rule.when, "when", &mut local).map_err(err)?;
-    check_rest(&parsed.rule).map_err(err)?;
-    *patterns = local;
+    // Conditions only push patterns: on error, drop what this rule added.
+    let before = patterns.len();
+    let expr = compile_cond(&parsed.rule.when, "when", patterns, check)
+        .and_then(|e| check_rest(&parsed.rule).map(|()| e))
+        .map_err(|e| {
+            patterns.truncate(before);
+            err(e)
+        })?;
     Ok(Compiled { rule: parsed.rule, expr })
 }
