@@ -34,6 +34,8 @@ const INDEXED: usize = 32;
 /// a linear search: a config whose 100,000 keys each interpolate the one
 /// before would otherwise take quadratic time to resolve. Derived from the
 /// entries, so it never changes whether two nodes are equal.
+// Boxed: a node that is not a large mapping pays one pointer, not a map.
+#[allow(clippy::box_collection)]
 #[derive(Clone, Default)]
 struct KeyIndex(Option<Box<HashMap<Box<str>, u32>>>);
 
