@@ -7,10 +7,9 @@
 //! be there and are not (the collector's `missing:` lines) are listed too.
 
 use crate::facts::{Fact, NodeId};
-use crate::report::{Cell, Check, ClusterStatus as Status, ClusterSummary as Summary, EvidenceLine, Finding};
-use crate::rules::Severity;
+use crate::report::{Cell, Check, ClusterStatus as Status, ClusterSummary as Summary, EvidenceLine};
 use crate::text::Text;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 /// One column: a family of facts.
 struct Column {
@@ -82,43 +81,66 @@ const COLUMNS: &[Column] = &[
     Column { id: "ray", title: ("ray", "ray"), fact: "pip.package", subject: Some("ray"), show: first },
 ];
 
+/// A cell's value at most this long (a node with ten thousand DOWN cards
+/// says so in a few words).
+const MAX_VALUE: usize = 200;
+
+fn clip_value(v: String) -> String {
+    if v.len() <= MAX_VALUE {
+        return v;
+    }
+    let mut end = MAX_VALUE;
+    while !v.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… (+{} bytes)", &v[..end], v.len() - end)
+}
+
 /// Builds the table, when the input names nodes. `facts` are all facts
-/// the findings were evaluated on; `evidence` turns a fact into its line.
+/// the findings were evaluated on; `flags` pairs the index of a fact that a
+/// finding at error or warn level rests on with that finding's id;
+/// `evidence` turns a fact into its line.
 pub fn summary(
     nodes: &[String],
     facts: &[Fact],
-    findings: &[Finding],
+    flags: &[(usize, String)],
     evidence: impl Fn(&Fact) -> EvidenceLine,
 ) -> Option<Summary> {
     if nodes.is_empty() {
         return None;
     }
-    // A fact a finding at error or warn level rests on, with the findings.
-    let flagged = |f: &Fact| -> Vec<String> {
-        findings
-            .iter()
-            .filter(|x| matches!(x.severity, Severity::Error | Severity::Warn) && !x.from_symptom)
-            .filter(|x| {
-                x.facts.iter().any(|y| {
-                    y.name == f.name && y.subject == f.subject && y.node == f.node && y.line_ref() == f.line_ref()
-                })
-            })
-            .map(|x| x.id.clone())
-            .collect()
-    };
+    // The findings at error or warn level that rest on each fact, keyed
+    // by what identifies the fact: one pass over the findings' facts, so a
+    // cell looks its facts up instead of searching every finding.
+    type Key = (&'static str, Option<String>, Option<NodeId>, Option<crate::facts::LineRef>);
+    fn key(f: &Fact) -> Key {
+        (f.name, f.subject.clone(), f.node, f.line_ref())
+    }
+    let mut flagged_by: HashMap<Key, Vec<String>> = HashMap::new();
+    for (i, id) in flags {
+        let Some(y) = facts.get(*i) else { continue };
+        let ids = flagged_by.entry(key(y)).or_default();
+        if !ids.contains(id) {
+            ids.push(id.clone());
+        }
+    }
+    let flagged = |f: &Fact| -> Vec<String> { flagged_by.get(&key(f)).cloned().unwrap_or_default() };
+    // Each column's facts by node, in one pass over the facts.
+    let mut by_col: Vec<HashMap<NodeId, Vec<&Fact>>> = vec![HashMap::new(); COLUMNS.len()];
+    for f in facts {
+        let Some(n) = f.node else { continue };
+        for (i, col) in COLUMNS.iter().enumerate() {
+            if f.name == col.fact && col.subject.is_none_or(|s| f.subject.as_deref() == Some(s)) {
+                by_col[i].entry(n).or_default().push(f);
+            }
+        }
+    }
     let mut checks = Vec::new();
     let mut columns: Vec<Vec<Cell>> = Vec::new();
-    for col in COLUMNS {
-        let of = |n: NodeId| -> Vec<&Fact> {
-            facts
-                .iter()
-                .filter(|f| f.name == col.fact && f.node == Some(n))
-                .filter(|f| col.subject.is_none_or(|s| f.subject.as_deref() == Some(s)))
-                .collect()
-        };
+    for (col, of) in COLUMNS.iter().zip(&by_col) {
         let cells: Vec<Cell> = (0..nodes.len() as NodeId)
             .map(|n| {
-                let fs = of(n);
+                let fs: &[&Fact] = of.get(&n).map(Vec::as_slice).unwrap_or(&[]);
                 if fs.is_empty() {
                     return Cell {
                         status: Status::Unknown,
@@ -133,7 +155,7 @@ pub fn summary(
                 let shown = fs.iter().find(|f| !flagged(f).is_empty()).or(fs.first()).copied();
                 Cell {
                     status: if ids.is_empty() { Status::Ok } else { Status::Fail },
-                    value: (col.show)(&fs),
+                    value: clip_value((col.show)(fs)),
                     evidence: shown.map(&evidence),
                     findings: ids,
                 }

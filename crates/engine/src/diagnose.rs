@@ -14,8 +14,8 @@ use crate::detect::{self, Detection};
 use crate::facts::{Fact, FactValue, LineRef, NodeId, Origin};
 use crate::parse::{self, FactSink};
 use crate::report::{
-    order, EvidenceLine, Finding, NodeValue, Report, SegmentInfo, StepReport, StepState, MAX_EVIDENCE, MAX_NODE_ROWS,
-    SCHEMA,
+    order, EvidenceLine, Finding, NodeValue, Report, SegmentInfo, StepReport, StepState, MAX_EVIDENCE,
+    MAX_FINDING_FACTS, MAX_NODE_ROWS, SCHEMA,
 };
 use crate::rules::eval::{Evidence, HitRef, ScopeSel, Why};
 use crate::rules::{Rule, Scope};
@@ -79,7 +79,7 @@ pub const MAX_HITS_PER_SIGNATURE: usize = 10_000;
 
 /// Segments described per input ([`Collected::segments`]); a million
 /// prompts are still parsed and scanned, but not listed.
-pub const MAX_SEGMENTS: usize = 10_000;
+pub use crate::report::MAX_SEGMENTS;
 
 /// Facts kept per input: parsing stops adding facts past this.
 pub const MAX_FACTS: usize = 100_000;
@@ -491,7 +491,9 @@ fn finding(rule: &Rule, fired: &Fired, ctx: &Ctx<'_>) -> (Finding, BTreeSet<usiz
         origin: rule.origin.clone(),
         explained_by: Vec::new(),
         from_symptom: fired.from_symptom,
-        facts: facts.into_iter().cloned().collect(),
+        // The first few, cloned; the cluster table reads them all by index.
+        facts_omitted: facts.len().saturating_sub(MAX_FINDING_FACTS),
+        facts: facts.into_iter().take(MAX_FINDING_FACTS).cloned().collect(),
         steps,
         fixes,
     };
@@ -529,6 +531,7 @@ fn cann_layer(
     explained: &HashSet<LineRef>,
     list: &mut Vec<Finding>,
     support: &mut Support,
+    flags: &mut Vec<(usize, String)>,
 ) -> Vec<String> {
     let table = crate::cann::table();
     // Codes the findings' rules say they explain.
@@ -560,8 +563,8 @@ fn cann_layer(
     const MAX_CODES: usize = 6;
     let cited: Vec<usize> =
         loose.iter().copied().filter(|&i| known.iter().any(|k| k.code == ctx.ev.facts[i].value.to_text())).collect();
-    let facts: Vec<Fact> = cited.iter().map(|&i| ctx.ev.facts[i].clone()).collect();
-    let mut evidence: Vec<EvidenceLine> = facts.iter().map(|f| ctx.evidence_of_fact(f)).collect();
+    let all: Vec<&Fact> = cited.iter().map(|&i| &ctx.ev.facts[i]).collect();
+    let mut evidence: Vec<EvidenceLine> = all.iter().map(|f| ctx.evidence_of_fact(f)).collect();
     evidence.sort();
     evidence.dedup_by(|a, b| a.input == b.input && a.line == b.line);
     let total = evidence.len();
@@ -614,15 +617,19 @@ fn cann_layer(
         summary,
         evidence,
         evidence_total: total,
-        nodes: facts.iter().filter_map(|f| ctx.node_name(f.node)).collect::<BTreeSet<_>>().into_iter().collect(),
+        nodes: all.iter().filter_map(|f| ctx.node_name(f.node)).collect::<BTreeSet<_>>().into_iter().collect(),
         by_node: Vec::new(),
         origin: None,
         explained_by: Vec::new(),
         from_symptom: false,
-        facts,
+        facts_omitted: all.len().saturating_sub(MAX_FINDING_FACTS),
+        facts: all.iter().take(MAX_FINDING_FACTS).map(|&f| f.clone()).collect(),
         steps,
         fixes: vec![crate::rules::Fix { title: crate::cann::texts::fix_title(), commands: vec![grep], yaml: None }],
     };
+    if severity <= crate::Severity::Warn {
+        flags.extend(cited.iter().map(|&i| (i, CANN_FINDING.to_string())));
+    }
     support.facts.extend(cited);
     let at = list.iter().position(|f| f.from_symptom || f.severity > severity).unwrap_or(list.len());
     list.insert(at, finding);
@@ -659,15 +666,24 @@ pub fn evaluate(cat: &Catalogue, c: &Collected, session: &Session, only: Option<
 
 /// [`evaluate`], also returning what the report rests on.
 pub fn evaluate_full(cat: &Catalogue, c: &Collected, session: &Session, only: Option<&[String]>) -> Evaluation {
-    let mut facts = c.facts.clone();
-    facts.extend(answer_facts(cat, session));
+    // The collected facts, and the answers' after them (borrowed when there
+    // are none: a copy of a hundred thousand facts is not free).
+    let answers = answer_facts(cat, session);
+    let facts: std::borrow::Cow<'_, [Fact]> = if answers.is_empty() {
+        std::borrow::Cow::Borrowed(&c.facts)
+    } else {
+        let mut all = c.facts.clone();
+        all.extend(answers);
+        std::borrow::Cow::Owned(all)
+    };
+    let facts: &[Fact] = &facts;
     let mut hits_by_sig: Vec<Vec<HitRef>> = vec![Vec::new(); cat.signatures.len()];
     for h in &c.hits {
         if let Some(list) = hits_by_sig.get_mut(h.signature) {
             list.push(h.at);
         }
     }
-    let ev = Evidence::new(&facts, hits_by_sig);
+    let ev = Evidence::new(facts, hits_by_sig);
     let fired = fire(cat, &ev, &node_scopes(c), session, only);
 
     let cited: BTreeSet<usize> = fired.iter().flat_map(|f| f.why.facts.iter().copied()).collect();
@@ -689,6 +705,16 @@ pub fn evaluate_full(cat: &Catalogue, c: &Collected, session: &Session, only: Op
         list.push(finding);
     }
 
+    // The facts each finding at error or warn level rests on (all of
+    // them, where the report lists the first few): the cluster table's ✘.
+    let mut flags: Vec<(usize, String)> = Vec::new();
+    for f in fired.iter().filter(|f| !f.from_symptom) {
+        let rule = &cat.rules[f.rule];
+        if rule.severity <= crate::Severity::Warn {
+            flags.extend(f.why.facts.iter().map(|&i| (i, rule.id.clone())));
+        }
+    }
+
     // Root cause first: rule A outranks B when both fired.
     let position: HashMap<&str, usize> = list.iter().enumerate().map(|(i, f)| (f.id.as_str(), i)).collect();
     let outranks: Vec<Vec<usize>> = fired
@@ -705,7 +731,7 @@ pub fn evaluate_full(cat: &Catalogue, c: &Collected, session: &Session, only: Op
     knowledge_base_last(&mut list);
 
     let unknown_codes = if only.is_none_or(|ids| ids.iter().any(|id| id == CANN_FINDING)) {
-        cann_layer(&ctx, &explained, &mut list, &mut support)
+        cann_layer(&ctx, &explained, &mut list, &mut support, &mut flags)
     } else {
         Vec::new()
     };
@@ -715,7 +741,7 @@ pub fn evaluate_full(cat: &Catalogue, c: &Collected, session: &Session, only: Op
     let mut failure_like: Vec<HitRef> = ev.hits_by_sig.get(cat.unexplained_signature).cloned().unwrap_or_default();
     failure_like.sort();
     failure_like.dedup_by_key(|h| h.at);
-    let mut unexplained = unexplained::group(
+    let (mut unexplained, unexplained_omitted) = unexplained::group(
         failure_like.into_iter().filter(|h| !explained.contains(&h.at)).map(|h| ctx.evidence_of_hit(h)).collect(),
     );
     // A code the table does not explain is still named with its component.
@@ -725,13 +751,15 @@ pub fn evaluate_full(cat: &Catalogue, c: &Collected, session: &Session, only: Op
             g.note = Some(crate::cann::texts::unknown(&code, &p.component));
         }
     }
-    let cluster = crate::cluster::summary(&c.nodes, &facts, &list, |f| ctx.evidence_of_fact(f));
+    let cluster = crate::cluster::summary(&c.nodes, facts, &flags, |f| ctx.evidence_of_fact(f));
     let report = Report {
         schema: SCHEMA,
         rules_version: cat.version().to_string(),
         findings: list,
         unexplained,
         segments: c.segments.clone(),
+        segments_omitted: c.segments_omitted,
+        unexplained_omitted,
         nodes: c.nodes.clone(),
         cluster,
     };

@@ -17,6 +17,8 @@ pub const LABELS: &[(&str, &str, &str)] = &[
     ("expect", "Expect", "预期"),
     ("explained_by", "Likely a consequence of", "可能由以下问题引起"),
     ("more_lines", "more lines", "行未显示"),
+    ("more_facts", "more facts not listed", "条事实未列出"),
+    ("more_unexplained", "more failure-like lines of other shapes not listed", "行其他形式的疑似错误行未列出"),
     ("line", "line", "行"),
     ("error", "error", "错误"),
     ("warn", "warning", "警告"),
@@ -70,6 +72,9 @@ fn unexplained_text(report: &Report, lang: Lang, o: &mut String) {
             let _ = writeln!(o, "    {}", note.get(lang));
         }
     }
+    if report.unexplained_omitted > 0 {
+        let _ = writeln!(o, "  (+{} {})", report.unexplained_omitted, label("more_unexplained", lang));
+    }
 }
 
 fn unexplained_markdown(report: &Report, lang: Lang, o: &mut String) {
@@ -81,6 +86,9 @@ fn unexplained_markdown(report: &Report, lang: Lang, o: &mut String) {
         let _ = writeln!(o, "{:>5}: {}  (×{})", g.first.line, g.first.text, g.count);
     }
     let _ = writeln!(o, "```");
+    if report.unexplained_omitted > 0 {
+        let _ = writeln!(o, "\n(+{} {})", report.unexplained_omitted, label("more_unexplained", lang));
+    }
 }
 
 /// A renderer label in `lang`.
@@ -186,6 +194,9 @@ pub fn text(report: &Report, lang: Lang) -> String {
         }
         if f.evidence_total > f.evidence.len() {
             let _ = writeln!(o, "     (+{} {})", f.evidence_total - f.evidence.len(), label("more_lines", lang));
+        }
+        if f.facts_omitted > 0 {
+            let _ = writeln!(o, "     (+{} {})", f.facts_omitted, label("more_facts", lang));
         }
         if !f.steps.is_empty() {
             let _ = writeln!(o, "   {}:", label("steps", lang));
@@ -308,6 +319,17 @@ pub fn markdown_with(report: &Report, lang: Lang, link: Option<&str>) -> String 
                 f.evidence.iter().map(|e| format!("{:>5}: {}", e.line, evidence_text(e, lang))).collect();
             md_code(&mut o, "", "text", &body.join("\n"));
             o.push('\n');
+        }
+        let more = f.evidence_total.saturating_sub(f.evidence.len());
+        if more > 0 || f.facts_omitted > 0 {
+            let mut parts = Vec::new();
+            if more > 0 {
+                parts.push(format!("+{more} {}", label("more_lines", lang)));
+            }
+            if f.facts_omitted > 0 {
+                parts.push(format!("+{} {}", f.facts_omitted, label("more_facts", lang)));
+            }
+            let _ = writeln!(o, "({})\n", parts.join("; "));
         }
         if !f.steps.is_empty() {
             let _ = writeln!(o, "**{}**\n", label("steps", lang));

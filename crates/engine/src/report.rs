@@ -23,8 +23,16 @@ pub struct Report {
     pub findings: Vec<Finding>,
     /// Failure-like lines no rule explains, grouped by shape.
     pub unexplained: Vec<UnexplainedGroup>,
-    /// How the input was split and what each part was taken to be.
+    /// How the input was split and what each part was taken to be (at
+    /// most [`MAX_SEGMENTS`]).
     pub segments: Vec<SegmentInfo>,
+    /// Segments not listed in `segments` (past [`MAX_SEGMENTS`]).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub segments_omitted: usize,
+    /// Failure-like lines no rule explains that are in none of the listed
+    /// `unexplained` groups (past [`crate::unexplained::MAX_GROUPS`] shapes).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub unexplained_omitted: usize,
     /// The nodes the inputs describe (a fact's `node` is an index into this).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub nodes: Vec<String>,
@@ -145,9 +153,12 @@ pub struct Finding {
     /// (yet) fired it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub from_symptom: bool,
-    /// The facts the rule used.
+    /// The facts the rule used (at most [`MAX_FINDING_FACTS`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub facts: Vec<Fact>,
+    /// Facts the rule used that `facts` does not list.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub facts_omitted: usize,
     /// Decision-tree steps in order.
     pub steps: Vec<StepReport>,
     /// Fixes.
@@ -241,6 +252,19 @@ pub const MAX_NODE_ROWS: usize = 128;
 
 /// Evidence lines kept per finding (and lines answering a step).
 pub const MAX_EVIDENCE: usize = 20;
+
+/// Facts listed per finding ([`Finding::facts`]; the rest are counted in
+/// [`Finding::facts_omitted`]).
+pub const MAX_FINDING_FACTS: usize = 50;
+
+/// Segments listed in a report ([`Report::segments`]; the rest are counted
+/// in [`Report::segments_omitted`]): a million shell prompts are still
+/// parsed and scanned, but a report lists the first two thousand parts.
+pub const MAX_SEGMENTS: usize = 2_000;
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
 
 /// Orders findings root cause first. `outranks[i]` lists the indices that
 /// finding `i` explains. Among findings whose causes are placed, the most

@@ -40,8 +40,10 @@ pub fn shape(text: &str) -> String {
     out
 }
 
-/// Groups `lines` (already filtered to unexplained ones, in input order).
-pub fn group(lines: Vec<EvidenceLine>) -> Vec<UnexplainedGroup> {
+/// Groups `lines` (already filtered to unexplained ones, in input order):
+/// at most [`MAX_GROUPS`] groups, and how many lines fell in none of them.
+pub fn group(lines: Vec<EvidenceLine>) -> (Vec<UnexplainedGroup>, usize) {
+    let mut omitted = 0usize;
     let mut groups: Vec<(String, UnexplainedGroup)> = Vec::new();
     let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for l in lines {
@@ -56,6 +58,7 @@ pub fn group(lines: Vec<EvidenceLine>) -> Vec<UnexplainedGroup> {
             }
             None => {
                 if groups.len() >= MAX_GROUPS {
+                    omitted += 1;
                     continue;
                 }
                 index.insert(key.clone(), groups.len());
@@ -63,7 +66,7 @@ pub fn group(lines: Vec<EvidenceLine>) -> Vec<UnexplainedGroup> {
             }
         }
     }
-    groups.into_iter().map(|(_, g)| g).collect()
+    (groups.into_iter().map(|(_, g)| g).collect(), omitted)
 }
 
 #[cfg(test)]
@@ -73,12 +76,12 @@ mod tests {
     #[test]
     fn same_error_from_many_ranks_is_one_group() {
         let l = |n, t: &str| EvidenceLine { input: None, line: n, text: t.into(), node: None, answer: None };
-        let g = group(vec![
+        let (g, omitted) = group(vec![
             l(3, "(WorkerDict pid=1234) ValueError: bad shape 12"),
             l(9, "(WorkerDict pid=5678) ValueError: bad shape 16"),
             l(12, "KeyError: 1"),
         ]);
-        assert_eq!(g.len(), 2);
+        assert_eq!((g.len(), omitted), (2, 0));
         assert_eq!(g[0].count, 2);
         assert_eq!(g[0].lines, vec![3, 9]);
     }

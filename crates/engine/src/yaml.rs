@@ -12,6 +12,7 @@
 //! the stack) and never expands aliases (so alias bombs cannot blow up).
 
 use saphyr_parser::{Event, Parser, ScalarStyle};
+use std::collections::HashMap;
 
 /// A node with the position where it starts.
 #[derive(Clone, Debug, PartialEq)]
@@ -22,6 +23,47 @@ pub struct Node {
     pub line: u32,
     /// 1-based column.
     pub col: u32,
+    /// For a large mapping, where each key first appears.
+    index: KeyIndex,
+}
+
+/// Mappings with more entries than this get a [`KeyIndex`].
+const INDEXED: usize = 32;
+
+/// Where each key of a large mapping first appears, so [`Node::get`] is not
+/// a linear search: a config whose 100,000 keys each interpolate the one
+/// before would otherwise take quadratic time to resolve. Derived from the
+/// entries, so it never changes whether two nodes are equal.
+// Boxed: a node that is not a large mapping pays one pointer, not a map.
+#[allow(clippy::box_collection)]
+#[derive(Clone, Default)]
+struct KeyIndex(Option<Box<HashMap<Box<str>, u32>>>);
+
+impl KeyIndex {
+    fn of(entries: &[(Node, Node)]) -> KeyIndex {
+        if entries.len() <= INDEXED {
+            return KeyIndex(None);
+        }
+        let mut map: HashMap<Box<str>, u32> = HashMap::with_capacity(entries.len());
+        for (i, (k, _)) in entries.iter().enumerate() {
+            if let Some(key) = k.as_str() {
+                map.entry(key.into()).or_insert(i as u32);
+            }
+        }
+        KeyIndex(Some(Box::new(map)))
+    }
+}
+
+impl PartialEq for KeyIndex {
+    fn eq(&self, _: &KeyIndex) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for KeyIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("KeyIndex")
+    }
 }
 
 /// A YAML value.
@@ -54,10 +96,23 @@ pub struct YamlError {
 }
 
 impl Node {
-    /// The value of `key` when this node is a mapping.
+    /// A node of `value` at `line`, `col`.
+    pub fn new(value: Value, line: u32, col: u32) -> Node {
+        let index = match &value {
+            Value::Map(entries) => KeyIndex::of(entries),
+            _ => KeyIndex(None),
+        };
+        Node { value, line, col, index }
+    }
+
+    /// The value of `key` when this node is a mapping (its first entry
+    /// with that key).
     pub fn get(&self, key: &str) -> Option<&Node> {
-        match &self.value {
-            Value::Map(entries) => entries.iter().find(|(k, _)| k.as_str() == Some(key)).map(|(_, v)| v),
+        match (&self.value, &self.index.0) {
+            (Value::Map(entries), Some(index)) => {
+                index.get(key).and_then(|&i| entries.get(i as usize)).map(|(_, v)| v)
+            }
+            (Value::Map(entries), None) => entries.iter().find(|(k, _)| k.as_str() == Some(key)).map(|(_, v)| v),
             _ => None,
         }
     }
@@ -184,16 +239,16 @@ pub fn parse(src: &str) -> Result<Option<Node>, YamlError> {
                 None
             }
             Event::MappingEnd | Event::SequenceEnd => match stack.pop() {
-                Some(Frame::Map { line, col, entries, .. }) => Some(Node { value: Value::Map(entries), line, col }),
-                Some(Frame::Seq { line, col, items }) => Some(Node { value: Value::Seq(items), line, col }),
+                Some(Frame::Map { line, col, entries, .. }) => Some(Node::new(Value::Map(entries), line, col)),
+                Some(Frame::Seq { line, col, items }) => Some(Node::new(Value::Seq(items), line, col)),
                 None => None,
             },
-            Event::Scalar(text, style, ..) => Some(Node {
-                value: Value::Scalar { text: text.into_owned(), quoted: !matches!(style, ScalarStyle::Plain) },
+            Event::Scalar(text, style, ..) => Some(Node::new(
+                Value::Scalar { text: text.into_owned(), quoted: !matches!(style, ScalarStyle::Plain) },
                 line,
                 col,
-            }),
-            Event::Alias(_) => Some(Node { value: Value::Alias, line, col }),
+            )),
+            Event::Alias(_) => Some(Node::new(Value::Alias, line, col)),
             Event::DocumentEnd => {
                 if root.is_some() {
                     break;
@@ -305,6 +360,22 @@ mod tests {
         fn never_panics_on_yaml_punctuation(s in "[-:\\[\\]{},&*!|>'\"%@` #\n\ta-z0-9]{0,200}") {
             let _ = parse(&s);
         }
+    }
+
+    #[test]
+    fn large_mappings_find_the_first_entry_of_a_key() {
+        let mut src = String::new();
+        for i in 0..100 {
+            src.push_str(&format!("k{i}: {i}\n"));
+        }
+        src.push_str("k7: again\n");
+        let doc = parse(&src).unwrap().unwrap();
+        assert!(doc.index.0.is_some());
+        assert_eq!(doc.get("k7").unwrap().as_int(), Some(7));
+        assert_eq!(doc.get("k99").unwrap().line, 100);
+        assert!(doc.get("k100").is_none());
+        let small = parse("a: 1\na: 2\n").unwrap().unwrap();
+        assert_eq!(small.get("a").unwrap().as_int(), Some(1));
     }
 
     #[test]

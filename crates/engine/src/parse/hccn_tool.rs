@@ -42,6 +42,7 @@ use super::FactSink;
 use crate::facts::{FactDef, FactValue, ValueType};
 use crate::segment::{Line, Segment};
 use regex::Regex;
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// Facts this parser produces.
@@ -228,7 +229,7 @@ impl Block {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 enum Kind {
     Link,
     Ip,
@@ -406,19 +407,19 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
 
 /// Gives each record its card and pushes the facts.
 fn emit(blocks: &[Block], records: &[Record<'_>], sink: &mut FactSink<'_>) {
-    // Records of each kind per block, to number them by position.
-    let mut seen: Vec<(usize, Kind, usize)> = Vec::new();
-    let count = |block: usize, kind: Kind| records.iter().filter(|r| r.block == block && r.kind == kind).count();
+    // Records of each kind per block, to number them by position: counted
+    // once, so numbering is linear in the records.
+    let mut total: HashMap<(usize, Kind), usize> = HashMap::new();
     for r in records {
-        let pos = match seen.iter_mut().find(|(b, k, _)| *b == r.block && *k == r.kind) {
-            Some(entry) => {
-                entry.2 += 1;
-                entry.2
-            }
-            None => {
-                seen.push((r.block, r.kind, 0));
-                0
-            }
+        *total.entry((r.block, r.kind)).or_default() += 1;
+    }
+    let mut seen: HashMap<(usize, Kind), usize> = HashMap::new();
+    let count = |block: usize, kind: Kind| total.get(&(block, kind)).copied().unwrap_or(0);
+    for r in records {
+        let pos = {
+            let next = seen.entry((r.block, r.kind)).or_default();
+            *next += 1;
+            *next - 1
         };
         let b = &blocks[r.block];
         let card = r.explicit.or(b.card).or_else(|| match &b.cards {

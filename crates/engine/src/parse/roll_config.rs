@@ -566,15 +566,30 @@ fn unclosed_flow(lines: &[crate::segment::Line]) -> Option<usize> {
     stack.first().copied()
 }
 
+/// Lines of a config read at most. ROLL configs are a few hundred lines;
+/// a pasted "config" of a million keys is read this far, so the YAML tree
+/// and the facts stay bounded whatever the paste.
+pub const MAX_CONFIG_LINES: usize = 10_000;
+
 /// Parses one config segment.
 pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
     if seg.lines.is_empty() {
         return;
     }
-    let src = seg.joined();
+    // The lines the segment holds (bounded when they were materialised),
+    // not the whole raw text: every fact then points at a line it has.
+    let lines = &seg.lines[..seg.lines.len().min(MAX_CONFIG_LINES)];
+    let cut = lines.last().is_some_and(|l| l.no < seg.end_line());
+    let mut src = String::with_capacity(lines.iter().map(|l| l.text.len() + 1).sum());
+    for l in lines {
+        src.push_str(&l.text);
+        src.push('\n');
+    }
     let doc = match yaml::parse(&src) {
         Ok(Some(doc)) => doc,
         Ok(None) => return,
+        // Where the config was cut, the YAML may well be unfinished: not the user's error.
+        Err(_) if cut => return,
         Err(e) => {
             let i = (e.line.max(1) as usize - 1).min(seg.lines.len() - 1);
             let l = &seg.lines[i];

@@ -8,7 +8,7 @@
 
 use crate::facts::{Fact, FactValue, LineRef, NodeId};
 use regex::bytes::Regex;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// How many operand facts one fact is compared with at most (a hostile
 /// paste with a million `npu.count` facts must not make a rule quadratic).
@@ -114,6 +114,10 @@ impl Why {
 pub(crate) struct Evidence<'a> {
     pub facts: &'a [Fact],
     by_name: HashMap<&'static str, Vec<usize>>,
+    /// The same, by name and a hash of the subject: a comparison with the
+    /// fact about the same subject looks there, not through every fact of
+    /// the name (a collision only adds candidates, which are checked).
+    by_subject: HashMap<(&'static str, u64), Vec<usize>>,
     /// Hits grouped by signature index.
     pub hits_by_sig: Vec<Vec<HitRef>>,
 }
@@ -121,16 +125,30 @@ pub(crate) struct Evidence<'a> {
 impl<'a> Evidence<'a> {
     pub fn new(facts: &'a [Fact], hits_by_sig: Vec<Vec<HitRef>>) -> Evidence<'a> {
         let mut by_name: HashMap<&'static str, Vec<usize>> = HashMap::new();
+        let mut by_subject: HashMap<(&'static str, u64), Vec<usize>> = HashMap::new();
         for (i, f) in facts.iter().enumerate() {
             by_name.entry(f.name).or_default().push(i);
+            by_subject.entry((f.name, subject_hash(f.subject.as_deref()))).or_default().push(i);
         }
-        Evidence { facts, by_name, hits_by_sig }
+        Evidence { facts, by_name, by_subject, hits_by_sig }
+    }
+
+    /// Indices of the facts named `name` about `subject` (and maybe a few others).
+    pub fn about(&self, name: &'static str, subject: Option<&str>) -> &[usize] {
+        self.by_subject.get(&(name, subject_hash(subject))).map(Vec::as_slice).unwrap_or(&[])
     }
 
     /// Indices of the facts named `name`.
     pub fn named(&self, name: &str) -> &[usize] {
         self.by_name.get(name).map(Vec::as_slice).unwrap_or(&[])
     }
+}
+
+fn subject_hash(s: Option<&str>) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::hash::DefaultHasher::new();
+    s.hash(&mut h);
+    h.finish()
 }
 
 /// Which facts a condition sees.
@@ -210,8 +228,13 @@ impl Test {
             Test::Matches(re, negate) => re.is_match(f.value.to_text().as_bytes()) != *negate,
             Test::Cmp(op, Operand::Lit(v)) => cmp_values(*op, &f.value, v, false),
             Test::Cmp(op, Operand::Fact { name, subject, same_subject, as_number }) => {
-                let candidates = ev
-                    .named(name)
+                // Facts of that name, narrowed by subject through the index when the operand names one.
+                let pool = match (subject, same_subject) {
+                    (Some(s), _) => ev.about(name, Some(s)),
+                    (None, true) => ev.about(name, f.subject.as_deref()),
+                    (None, false) => ev.named(name),
+                };
+                let candidates = pool
                     .iter()
                     .copied()
                     .filter(|&j| j != i)
@@ -238,7 +261,7 @@ impl Test {
 impl FactCond {
     fn eval(&self, ev: &Evidence<'_>, scope: ScopeSel, why: &mut Why) -> bool {
         // The subjects allowed by `subject: { fact: … }`, and the facts naming them.
-        let from: Option<(Vec<String>, Vec<usize>)> = match &self.subject {
+        let from: Option<(HashSet<String>, Vec<usize>)> = match &self.subject {
             SubjectSel::FromFact { name, subject } => {
                 let refs: Vec<usize> = ev
                     .named(name)
@@ -247,7 +270,8 @@ impl FactCond {
                     .filter(|&j| scope.sees(ev.facts[j].node))
                     .filter(|&j| subject.as_ref().is_none_or(|s| ev.facts[j].subject.as_ref() == Some(s)))
                     .collect();
-                let texts = refs.iter().map(|&j| ev.facts[j].value.to_text().trim().to_string()).collect();
+                let texts: HashSet<String> =
+                    refs.iter().map(|&j| ev.facts[j].value.to_text().trim().to_string()).collect();
                 Some((texts, refs))
             }
             _ => None,
@@ -263,7 +287,7 @@ impl FactCond {
                     (SubjectSel::Any, _) => true,
                     (SubjectSel::Is(want), _) => s == Some(want.as_str()),
                     (SubjectSel::In(list), _) => s.is_some_and(|s| list.iter().any(|w| w == s)),
-                    (SubjectSel::FromFact { .. }, Some((texts, _))) => s.is_some_and(|s| texts.iter().any(|t| t == s)),
+                    (SubjectSel::FromFact { .. }, Some((texts, _))) => s.is_some_and(|s| texts.contains(s)),
                     _ => false,
                 }
             })

@@ -9,7 +9,7 @@
 //!   `soc.family`) that rules compare.
 //! - [`network`]: what `HCCL_SOCKET_IFNAME` selects.
 
-use crate::facts::{Fact, FactDef, NodeId};
+use crate::facts::{Fact, FactDef};
 
 pub mod config;
 pub mod device;
@@ -21,11 +21,6 @@ pub const FACTS: &[&[FactDef]] = &[config::FACTS, device::FACTS, network::FACTS]
 /// The declaration named `name` in `defs` (a combiner's own list).
 pub(crate) fn def(defs: &'static [FactDef], name: &str) -> &'static FactDef {
     defs.iter().find(|d| d.name == name).expect("a combiner emits only facts it declares")
-}
-
-/// Whether facts of nodes `a` and `b` may be joined.
-pub(crate) fn same_node(a: Option<NodeId>, b: Option<NodeId>) -> bool {
-    a.is_none() || b.is_none() || a == b
 }
 
 /// Runs every combiner over `facts` and appends what they derive.

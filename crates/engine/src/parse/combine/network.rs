@@ -10,8 +10,9 @@
 //! address (`ss.listen_process`, `ss.listen`), too few Ray nodes for
 //! `WORLD_SIZE` (a comparison of two facts).
 
-use super::{def, same_node};
-use crate::facts::{Fact, FactDef, FactValue, ValueType};
+use super::def;
+use crate::facts::{Fact, FactDef, FactValue, NodeId, ValueType};
+use std::collections::HashMap;
 
 /// Facts this combiner produces.
 pub const FACTS: &[FactDef] = &[
@@ -40,18 +41,35 @@ pub(crate) fn ifname_selects(setting: &str, dev: &str) -> bool {
 /// Derives facts from the parsers' facts.
 pub fn combine(facts: &[Fact]) -> Vec<Fact> {
     let mut out = Vec::new();
-    let settings: Vec<&Fact> = facts
-        .iter()
-        .filter(|f| f.name == "env.var" && f.subject.as_deref() == Some("HCCL_SOCKET_IFNAME"))
-        .filter(|f| !f.value.to_text().trim().is_empty())
-        .collect();
+    // The last setting shown for each node, and the last of no node: one
+    // pass, so routes join settings by node, not pairwise.
+    let (mut last, mut last_of_none) = (None::<usize>, None::<usize>);
+    let mut last_of: HashMap<NodeId, usize> = HashMap::new();
+    for (i, f) in facts.iter().enumerate() {
+        if f.name == "env.var"
+            && f.subject.as_deref() == Some("HCCL_SOCKET_IFNAME")
+            && !f.value.to_text().trim().is_empty()
+        {
+            last = Some(i);
+            match f.node {
+                Some(n) => {
+                    last_of.insert(n, i);
+                }
+                None => last_of_none = Some(i),
+            }
+        }
+    }
     for route in facts.iter().filter(|f| f.name == "route.dev") {
         let dev = route.value.to_text();
         if dev == "lo" {
             continue;
         }
-        // The last setting shown for this node is the one in force.
-        let Some(setting) = settings.iter().rev().find(|s| same_node(s.node, route.node)) else { continue };
+        // The last setting shown for this node (or for no node) is the one in force.
+        let found = match route.node {
+            None => last,
+            Some(n) => last_of.get(&n).copied().max(last_of_none),
+        };
+        let Some(setting) = found.map(|i| &facts[i]) else { continue };
         let selects = ifname_selects(&setting.value.to_text(), &dev);
         out.push(route.derive(def(FACTS, "hccl.ifname_selects"), Some(dev), FactValue::Bool(selects)));
     }
