@@ -732,7 +732,12 @@ impl Ctx {
     /// is opened (a consequence's `<details>` too), scrolled to the top and
     /// the cell's evidence line in it focused (else its title). A cell no
     /// finding rests on opens its line in the log view.
-    pub fn focus_cell(&self, finding: Option<String>, evidence: Option<roll_doctor_engine::EvidenceLine>, read_only: bool) {
+    pub fn focus_cell(
+        &self,
+        finding: Option<String>,
+        evidence: Option<roll_doctor_engine::EvidenceLine>,
+        read_only: bool,
+    ) {
         let Some(id) = finding else {
             if let (Some(e), false) = (evidence, read_only) {
                 self.show_line(e.input, e.line);

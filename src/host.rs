@@ -111,14 +111,17 @@ impl Host {
         for (name, text) in &kbs {
             match kb::load(text) {
                 Ok(k) => {
-                    self.kb.push(KbLoad { name: name.clone(), used: k.rules.len(), skipped: k.skipped.len(), error: None });
+                    self.kb.push(KbLoad {
+                        name: name.clone(),
+                        used: k.rules.len(),
+                        skipped: k.skipped.len(),
+                        error: None,
+                    });
                     let a = all.get_or_insert_with(kb::KnowledgeBase::default);
                     a.rules.extend(k.rules);
                     a.skipped.extend(k.skipped);
                 }
-                Err(e) => {
-                    self.kb.push(KbLoad { name: name.clone(), used: 0, skipped: 0, error: Some(e.to_string()) })
-                }
+                Err(e) => self.kb.push(KbLoad { name: name.clone(), used: 0, skipped: 0, error: Some(e.to_string()) }),
             }
         }
         self.own = (!self.extra.is_empty() || all.is_some())
@@ -564,7 +567,10 @@ mod tests {
             Reply::Ready { kb, errors, extra, .. } => {
                 assert!(errors.is_empty() && extra.is_empty(), "{errors:?} {extra:?}");
                 assert_eq!(kb.len(), 2);
-                assert_eq!((kb[0].name.as_str(), kb[0].used, kb[0].skipped, kb[0].error.is_none()), ("kg-config.json", 1, 1, true));
+                assert_eq!(
+                    (kb[0].name.as_str(), kb[0].used, kb[0].skipped, kb[0].error.is_none()),
+                    ("kg-config.json", 1, 1, true)
+                );
                 assert!(kb[1].error.as_deref().unwrap_or("").contains("ascend-fd"), "{:?}", kb[1]);
             }
             other => panic!("{other:?}"),
@@ -578,7 +584,8 @@ mod tests {
         assert!(is_kb_file("x.JSON", "") && is_kb_file("paste", " {") && !is_kb_file("r.yaml", "id: x"));
     }
 
-    const BUNDLE: &str = include_str!("../crates/engine/tests/fixtures/node-stack-version-differs--three-node-bundle.txt");
+    const BUNDLE: &str =
+        include_str!("../crates/engine/tests/fixtures/node-stack-version-differs--three-node-bundle.txt");
 
     #[test]
     fn a_bundle_file_names_its_own_nodes_and_carries_the_cluster_table() {
@@ -617,7 +624,10 @@ mod tests {
         assert_eq!(node_of_label("  "), None);
         let mut h = Host::new();
         let file = |slot: u32, name: &str, text: &str| {
-            (WireInput { slot, label: name.into(), node: node_of_label(name), ..WireInput::default() }, text.to_string())
+            (
+                WireInput { slot, label: name.into(), node: node_of_label(name), ..WireInput::default() },
+                text.to_string(),
+            )
         };
         let d = diagnosed(h.diagnose(
             1,

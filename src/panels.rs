@@ -233,21 +233,22 @@ pub const RAY_RUN: &str = "python3 roll-doctor-ray-collect.py --expect 4 -o bund
 /// script to copy and to download (a Blob: no request).
 pub fn collector_panel(ctx: Ctx) -> impl IntoView {
     use roll_doctor_engine::collector::{RAY, RAY_NAME, SHELL, SHELL_NAME};
-    let part = move |lang: Lang, kind: &'static str, help: S, run: &'static str, name: &'static str, script: &'static str| {
-        view! {
-            <div class="collector-part" data-collector-kind=kind>
-                <p>{inline_code(t(lang, help))}</p>
-                {code_block(run.to_string(), lang, "shell")}
-                <p class="collector-actions">
-                    {copy_button(move || script.to_string(), lang, S::CopyScript, "copy-script")}
-                    <button type="button" data-action="download-script" data-name=name
-                        on:click=move |_| { web::download(name, script, "text/plain;charset=utf-8"); }>
-                        {tf(lang, S::DownloadScript, &[("name", name)])}
-                    </button>
-                </p>
-            </div>
-        }
-    };
+    let part =
+        move |lang: Lang, kind: &'static str, help: S, run: &'static str, name: &'static str, script: &'static str| {
+            view! {
+                <div class="collector-part" data-collector-kind=kind>
+                    <p>{inline_code(t(lang, help))}</p>
+                    {code_block(run.to_string(), lang, "shell")}
+                    <p class="collector-actions">
+                        {copy_button(move || script.to_string(), lang, S::CopyScript, "copy-script")}
+                        <button type="button" data-action="download-script" data-name=name
+                            on:click=move |_| { web::download(name, script, "text/plain;charset=utf-8"); }>
+                            {tf(lang, S::DownloadScript, &[("name", name)])}
+                        </button>
+                    </p>
+                </div>
+            }
+        };
     view! {
         <details class="collector" data-collector="">
             <summary>{move || t(ctx.lang.get(), S::CollectorTitle)}</summary>
