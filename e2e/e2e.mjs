@@ -641,6 +641,173 @@ async function main() {
     }
     await page.waitForFunction(() => !document.querySelector('[data-rule-id="e2e-widget"]'), null, { timeout: 5000 }).catch(() => {});
 
+    // --- the whole cluster (issue 11), the knowledge base and "new rule" (issue 10) -------------
+    {
+      const bundle = await readFile(join(FIXTURES, 'node-stack-version-differs--three-node-bundle.txt'), 'utf8');
+      const dropFiles = (files) => page.evaluate((list) => {
+        const dt = new DataTransfer();
+        for (const [name, text] of list) dt.items.add(new File([text], name, { type: 'text/plain' }));
+        const target = document.querySelector('.results');
+        target.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      }, files);
+      const nodesOf = () => page.locator('[data-cluster] tbody tr').evaluateAll((trs) => trs.map((tr) => tr.dataset.node));
+      const NODES = JSON.stringify(['ascend-node-1', 'ascend-node-2', 'ascend-node-3']);
+      // the Ray collector's bundle, dropped as one file: its own markers name the nodes
+      await clear();
+      await dropFiles([['bundle.txt', bundle]]);
+      await page.locator('[data-cluster]').waitFor({ timeout: 10_000 }).catch(() => {});
+      const cell = (node, check) => page.locator(`[data-cluster] tr[data-node="${node}"] td[data-check="${check}"]`);
+      const linkCell = cell('ascend-node-3', 'links');
+      const got = {
+        nodes: await nodesOf(),
+        status: await linkCell.getAttribute('data-status').catch(() => null),
+        text: (await linkCell.innerText().catch(() => '')).trim(),
+        others: [await cell('ascend-node-1', 'links').getAttribute('data-status').catch(() => null),
+          await cell('ascend-node-2', 'links').getAttribute('data-status').catch(() => null)],
+        torch: await cell('ascend-node-2', 'torch-npu').getAttribute('data-status').catch(() => null),
+        missing: await page.locator('[data-cluster] [data-missing-nodes]').innerText().catch(() => ''),
+      };
+      console.log(`     (cluster table of the bundle: ${JSON.stringify(got)})`);
+      check('a three-node bundle (one dropped file) shows the cluster table, the odd cells flagged',
+        JSON.stringify(got.nodes) === NODES && got.status === 'fail' && got.text.includes('5: DOWN')
+        && got.others.every((s) => s === 'ok') && got.torch === 'fail' && got.missing.includes('ascend-node-4'), JSON.stringify(got));
+      // the cluster table sits above the findings
+      check('the cluster table comes before the findings', await page.evaluate(() => {
+        const t = document.querySelector('[data-cluster]');
+        const f = document.querySelector('.findings');
+        return !!t && !!f && !!(t.compareDocumentPosition(f) & Node.DOCUMENT_POSITION_FOLLOWING);
+      }));
+      await linkCell.locator('button.cell').click();
+      await page.waitForTimeout(300);
+      const focus = await page.evaluate(() => {
+        const a = document.activeElement;
+        const r = a?.closest('.finding')?.getBoundingClientRect();
+        return { rule: a?.closest('[data-rule-id]')?.dataset.ruleId, evidence: !!a?.closest('.evidence'),
+          line: (a?.closest('li')?.innerText || '').trim(), top: r ? Math.round(r.top) : null };
+      });
+      check('clicking the flagged cell focuses its finding and the evidence line it comes from',
+        focus.rule === 'hccl-link-down' && focus.evidence && focus.line.includes('link status: DOWN') && focus.top !== null && focus.top < 200,
+        JSON.stringify(focus));
+      await cell('ascend-node-2', 'torch-npu').locator('button.cell').click();
+      await page.waitForTimeout(300);
+      const focus2 = await page.evaluate(() => document.activeElement?.closest('[data-rule-id]')?.dataset.ruleId);
+      check('clicking node 2\'s torch-npu cell focuses the version finding', focus2 === 'node-stack-version-differs', String(focus2));
+      if (ALL_SHOTS) await page.screenshot({ path: shotName('cluster'), fullPage: true });
+
+      // the same cluster as one file per node (an ssh loop's way): each file's name is its node
+      await clear();
+      const parts = bundle.split('===== roll-doctor node: ').slice(1).map((p) => {
+        const nl = p.indexOf('\n');
+        return [`${p.slice(0, nl).replace(/ =+$/, '')}.txt`, p.slice(nl + 1)];
+      });
+      await dropFiles(parts);
+      await page.waitForFunction(() => document.querySelectorAll('[data-cluster] tbody tr').length === 3, null, { timeout: 10_000 }).catch(() => {});
+      const perNode = { names: parts.map((p) => p[0]), nodes: await nodesOf(),
+        status: await cell('ascend-node-3', 'links').getAttribute('data-status').catch(() => null) };
+      check('three per-node files dropped at once: each file\'s name is its node',
+        JSON.stringify(perNode.nodes) === NODES && perNode.status === 'fail', JSON.stringify(perNode));
+
+      // one node's input: no cluster table
+      await clear();
+      await diagnose(page, LOG);
+      check('a single-node input shows no cluster table', await page.locator(FINDING).count() === 1 && await page.locator('[data-cluster]').count() === 0);
+
+      // the collectors: copy and download, equal to what `roll-doctor collector [--ray]` prints
+      await page.locator('[data-collector] > summary').click();
+      const bin = nativeBin();
+      const expected = (ray) => (bin
+        ? execFileSync(bin, ray ? ['collector', '--ray'] : ['collector'], { encoding: 'utf8', maxBuffer: 1 << 24 })
+        : null);
+      for (const [kind, name, ray] of [['shell', 'roll-doctor-collect.sh', false], ['ray', 'roll-doctor-ray-collect.py', true]]) {
+        const part = page.locator(`[data-collector-kind="${kind}"]`);
+        const dl = page.waitForEvent('download', { timeout: 10_000 }).catch(() => null);
+        await part.locator('[data-action="download-script"]').click();
+        const d = await dl;
+        const saved = join(resolve(outDir), `downloaded-${name}`);
+        if (d) await d.saveAs(saved);
+        const text = d ? await readFile(saved, 'utf8') : '';
+        const want = expected(ray) ?? await readFile(join(ROOT, 'collector', name), 'utf8');
+        console.log(`     (collector ${name}: downloaded ${text.length} chars, compared with ${bin ? `${bin} collector${ray ? ' --ray' : ''}` : `collector/${name} (no native binary)`})`);
+        check(`collector (${kind}): Download gives ${name}, equal to \`roll-doctor collector${ray ? ' --ray' : ''}\``,
+          d?.suggestedFilename() === name && text.length > 1000 && text === want);
+        check(`collector (${kind}): the run command and Copy buttons are there`,
+          await part.locator('.code pre').count() === 1 && await part.locator('button[data-action="copy-script"]').count() === 1
+          && await part.locator('.code button.copy').count() === 1);
+        if (mode === 'http') {
+          await part.locator('button[data-action="copy-script"]').click();
+          await page.waitForTimeout(200);
+          const clip = await page.evaluate(() => navigator.clipboard.readText()).catch((e) => `ERR ${e}`);
+          check(`collector (${kind}): Copy script puts the script on the clipboard`, clip === want, `${clip.length} chars`);
+        }
+      }
+
+      // an ascend-fd knowledge base dropped on the rule-file zone
+      await page.evaluate(() => {
+        const kg = JSON.stringify({ 'knowledge-repository': {
+          E2E_GIZMO: { attribute: { class: 'Software', component: 'CANN', module: 'HCCL', cause_en: 'Gizmo jammed', cause_zh: '小部件卡住',
+            description_en: 'The gizmo jammed.', description_zh: '小部件卡住了。', suggestion_en: ['1. Unjam it.'], suggestion_zh: ['1. 疏通它。'] },
+          source_file: 'TrainLog', regex: { in: [['GIZMO-77', 'jammed']] } },
+          E2E_MULTI: { attribute: { cause_en: 'Multi-line', cause_zh: '多行' }, regex: { opt: [{ all: [['a'], ['b']] }] } },
+        } });
+        const dt = new DataTransfer();
+        dt.items.add(new File([kg], 'kg-config.json', { type: 'application/json' }));
+        document.querySelector('[data-rules-drop]').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      });
+      const kb = page.locator('[data-kb-status="kg-config.json"]');
+      await kb.waitFor({ timeout: 5000 }).catch(() => {});
+      const kbText = await kb.innerText().catch(() => '');
+      console.log(`     (knowledge base: ${kbText})`);
+      await diagnose(page, 'GIZMO-77 is jammed\n');
+      const kbFinding = page.locator('[data-rule-id="kb:E2E_GIZMO"]');
+      await kbFinding.waitFor({ timeout: 5000 }).catch(() => {});
+      check('an ascend-fd knowledge base drop: entries used/skipped shown, its entry fires with its source',
+        (await kb.getAttribute('data-kb-used').catch(() => null)) === '1' && (await kb.getAttribute('data-kb-skipped').catch(() => null)) === '1'
+        && kbText.includes('1 entries used') && await kbFinding.count() === 1
+        && (await kbFinding.locator('[data-origin]').innerText().catch(() => '')).includes('ascend-fd'), kbText);
+      await page.evaluate(() => {
+        const dt = new DataTransfer();
+        dt.items.add(new File(['{"not": "a knowledge base"}'], 'other.json'));
+        document.querySelector('[data-rules-drop]').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      });
+      await page.locator('[data-kb-status="other.json"][data-kb-error]').waitFor({ timeout: 5000 }).catch(() => {});
+      check('a JSON file that is not a knowledge base says why', (await page.locator('[data-kb-status="other.json"]').innerText().catch(() => ''))
+        .includes('not an ascend-fd knowledge base'));
+      for (const name of ['kg-config.json', 'other.json']) {
+        await page.locator(`[data-rule-file="${name}"] button[data-action="remove-rule-file"]`).click();
+      }
+      await page.waitForFunction(() => !document.querySelector('[data-rule-id="kb:E2E_GIZMO"]'), null, { timeout: 5000 }).catch(() => {});
+      check('removing the knowledge base removes its findings', await kbFinding.count() === 0 && await page.locator('[data-kb-status]').count() === 0);
+
+      // "new rule from this line" on an unexplained line
+      const odd = '(WorkerDict pid=2211) ValueError: Expected tensor of shape [4096, 128] but got [2048, 128] on device 3';
+      await diagnose(page, `${odd}\n`);
+      await page.locator('[data-unexplained] [data-action="new-rule"]').first().click().catch(() => {});
+      const stub = await page.locator('[data-unexplained] [data-new-rule] pre').first().innerText().catch(() => '');
+      console.log(`     (new-rule stub: ${JSON.stringify(stub.split('\n').filter((l) => /^(id|  signature):/.test(l)))})`);
+      check('"New rule from this line" shows a rule stub with the line\'s key tokens and a Copy button',
+        stub.includes('id: new-value-error') && /signature: 'ValueError:.*Expected.*tensor.*shape/.test(stub) && stub.includes(odd)
+        && await page.locator('[data-unexplained] [data-new-rule] .code button.copy').count() >= 1, stub.slice(0, 400));
+
+      // 360 px: the cluster table scrolls inside its box, the page does not
+      for (const lang of ['en', 'zh']) {
+        const phone = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, locale: lang === 'zh' ? 'zh-CN' : 'en-US' });
+        const p = await phone.newPage();
+        watch(p, `cluster-360-${lang}`);
+        await load(p, () => p.goto(url, { waitUntil: 'load' }));
+        await diagnose(p, bundle);
+        await p.locator('[data-cluster]').waitFor({ timeout: 10_000 }).catch(() => {});
+        await p.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+        await p.waitForTimeout(100);
+        const o = await overflowOf(p);
+        const box = await p.locator('[data-cluster] .cluster-wrap').boundingBox().catch(() => null);
+        check(`360 px (${lang}): cluster table shown, no page overflow (the table scrolls in its box)`,
+          await p.locator('[data-cluster] tbody tr').count() === 3 && o <= 0 && !!box && box.x >= 0 && box.x + box.width <= 360,
+          `overflow ${o}px, box ${JSON.stringify(box)}`);
+        if (lang === 'zh' || ALL_SHOTS) await p.screenshot({ path: shotName(`cluster-360-${lang}`), fullPage: false });
+        await phone.close();
+      }
+    }
+
     // 10 MB paste kept out of the textarea (a Blob card) and diagnosed in the worker
     await clear();
     const pasted = await page.evaluate(async (tail) => {

@@ -190,8 +190,9 @@ impl Ctx {
         let lang = self.lang.get_untracked();
         for slot in self.slots.get_untracked() {
             let label = slot.label.get_untracked();
-            // A labelled input is one node's output (`node-3`); the label names the node.
-            let node = Some(label.trim().to_string()).filter(|l| !l.is_empty());
+            // A labelled input is one node's output (`node-3`, a dropped `node-3.txt`): the
+            // label names the node. (A bundle's own node markers win: see `Host::diagnose`.)
+            let node = crate::model::node_of_label(&label);
             let mut w = WireInput {
                 slot: slot.id,
                 label: label.clone(),
@@ -727,6 +728,47 @@ impl Ctx {
         }
     }
 
+    /// A cell of the cluster table was clicked: the finding it comes from
+    /// is opened (a consequence's `<details>` too), scrolled to the top and
+    /// the cell's evidence line in it focused (else its title). A cell no
+    /// finding rests on opens its line in the log view.
+    pub fn focus_cell(
+        &self,
+        finding: Option<String>,
+        evidence: Option<roll_doctor_engine::EvidenceLine>,
+        read_only: bool,
+    ) {
+        let Some(id) = finding else {
+            if let (Some(e), false) = (evidence, read_only) {
+                self.show_line(e.input, e.line);
+            }
+            return;
+        };
+        let f = format!("[data-rule-id=\"{id}\"]");
+        if let Some(el) = web::query(&f) {
+            if let Ok(d) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlDetailsElement>(el) {
+                d.set_open(true);
+            }
+        }
+        let line = evidence.map(|e| {
+            let input = e.input.map(|i| format!("[data-input=\"{i}\"]")).unwrap_or_default();
+            format!("{f} .evidence button.ln[data-line=\"{}\"]{input}", e.line)
+        });
+        // A consequence renders its body once its `<details>` has opened: try a few frames.
+        fn attempt(f: String, line: Option<String>, left: u32) {
+            let found = line.as_deref().is_some_and(|l| web::focus(l, true));
+            if found {
+                return;
+            }
+            if left == 0 || line.is_none() {
+                let _ = web::focus(&format!("{f} .finding-title"), true);
+                return;
+            }
+            set_timeout(move || attempt(f, line, left - 1), std::time::Duration::from_millis(30));
+        }
+        attempt(f, line, 5);
+    }
+
     /// Shows `line` of engine input `input` (local diagnosis) in the log view.
     pub fn show_line(&self, input: Option<usize>, line: u32) {
         let slot = self.diagnosis.with_untracked(|d| d.as_ref().and_then(|d| d.slots.get(input.unwrap_or(0)).copied()));
@@ -792,10 +834,11 @@ impl Ctx {
     pub fn on_reply(&self, r: Reply) {
         let current = self.seq.get_value();
         match r {
-            Reply::Ready { version: _, errors, extra, symptoms } => {
+            Reply::Ready { version: _, errors, extra, symptoms, kb } => {
                 self.rules.update(|s| {
                     s.errors = errors;
                     s.extra = extra;
+                    s.kb = kb;
                 });
                 self.symptoms.set(symptoms);
                 if !self.ready.get_untracked() {

@@ -6,7 +6,7 @@
 use crate::actions::{apply_lang, load_lang};
 use crate::i18n::{count, t, tf, Lang, S};
 use crate::panels;
-use crate::report::{count_text, findings_list, unexplained_view, Mode};
+use crate::report::{cluster_view, count_text, findings_list, unexplained_view, Mode};
 use crate::state::Ctx;
 use crate::web;
 use leptos::prelude::*;
@@ -106,6 +106,13 @@ fn results(ctx: Ctx) -> impl IntoView {
             unexplained_view(Mode { ctx, lang, read_only: *read_only }, &r.unexplained).map(|v| v.into_any())
         })
     };
+    let cluster = move || {
+        let lang = ctx.lang.get();
+        report.with(|r| {
+            let (r, read_only) = r.as_ref()?;
+            cluster_view(Mode { ctx, lang, read_only: *read_only }, r.cluster.as_ref()?).map(|v| v.into_any())
+        })
+    };
     let shell = move || {
         let lang = ctx.lang.get();
         report.with(|r| matches!(r, Some((_, false)))).then(|| panels::shell_errors_view(ctx, lang)).flatten()
@@ -124,6 +131,7 @@ fn results(ctx: Ctx) -> impl IntoView {
         {shared_banner(ctx)}
         {hint}
         {status_bar(ctx, report)}
+        {cluster}
         {findings_list(ctx, report)}
         {empty}
         {shell}

@@ -8,12 +8,12 @@
 //! evaluated (`share::build_from`). No web dependency: natively tested.
 
 use crate::model::{
-    Diagnosed, LinkError, MappingView, Reply, ReportView, SharedView, ShellError, SymptomInfo, WireInput,
+    Diagnosed, KbLoad, LinkError, MappingView, Reply, ReportView, SharedView, ShellError, SymptomInfo, WireInput,
 };
 use roll_doctor_engine::catalogue::rule_files;
 use roll_doctor_engine::diagnose::{self, Collected, Evaluation};
 use roll_doctor_engine::share::{self, ShareError};
-use roll_doctor_engine::{catalogue, render, Catalogue, Input, InputKind, KindOverride, Lang, Report, Session};
+use roll_doctor_engine::{catalogue, kb, render, Catalogue, Input, InputKind, KindOverride, Lang, Report, Session};
 use std::collections::HashMap;
 
 /// Lines in an unrecognised part that say a command failed instead of printing output.
@@ -37,6 +37,8 @@ pub const MAX_LINES: u32 = 2000;
 pub struct Host {
     extra: Vec<(String, String)>,
     own: Option<Catalogue>,
+    /// How each ascend-fd knowledge base among the extra files loaded.
+    kb: Vec<KbLoad>,
     /// The last diagnosis: its inputs (with their texts), slot ids and Blob keys.
     inputs: Vec<Input>,
     slots: Vec<u32>,
@@ -65,6 +67,14 @@ fn codes_in(s: &str, out: &mut Vec<String>) {
     }
 }
 
+/// Whether a dropped rule file is an ascend-fd knowledge base (JSON) rather than rule YAML.
+pub fn is_kb_file(name: &str, text: &str) -> bool {
+    name.to_ascii_lowercase().ends_with(".json") || text.trim_start().starts_with('{')
+}
+
+/// The collector's node marker: an input holding one names its nodes itself.
+const NODE_MARKER: &str = "===== roll-doctor node: ";
+
 /// Whether `hay` contains `needle` (already lower-case ASCII), ignoring ASCII case.
 fn contains_ci(hay: &str, needle: &str) -> bool {
     let (h, n) = (hay.as_bytes(), needle.as_bytes());
@@ -90,10 +100,32 @@ impl Host {
         self.own.as_ref().unwrap_or_else(|| catalogue())
     }
 
-    /// Loads extra rule files (none: the embedded catalogue) and says what loaded.
+    /// Loads extra rule files (none: the embedded catalogue) and says what
+    /// loaded. Files that are ascend-fd knowledge bases (`kg-config.json`)
+    /// are read by the engine's loader and matched after the rules.
     pub fn set_rules(&mut self, files: Vec<(String, String)>) -> Reply {
-        self.extra = files;
-        self.own = (!self.extra.is_empty()).then(|| Catalogue::load_with(rule_files(), &self.extra));
+        let (kbs, yaml): (Vec<_>, Vec<_>) = files.into_iter().partition(|(n, t)| is_kb_file(n, t));
+        self.extra = yaml;
+        self.kb.clear();
+        let mut all: Option<kb::KnowledgeBase> = None;
+        for (name, text) in &kbs {
+            match kb::load(text) {
+                Ok(k) => {
+                    self.kb.push(KbLoad {
+                        name: name.clone(),
+                        used: k.rules.len(),
+                        skipped: k.skipped.len(),
+                        error: None,
+                    });
+                    let a = all.get_or_insert_with(kb::KnowledgeBase::default);
+                    a.rules.extend(k.rules);
+                    a.skipped.extend(k.skipped);
+                }
+                Err(e) => self.kb.push(KbLoad { name: name.clone(), used: 0, skipped: 0, error: Some(e.to_string()) }),
+            }
+        }
+        self.own = (!self.extra.is_empty() || all.is_some())
+            .then(|| Catalogue::load_full(rule_files(), &self.extra, all.as_ref()));
         // What was collected used the old signature set: collect again on the next request.
         self.collected = None;
         self.evaluation = None;
@@ -123,6 +155,7 @@ impl Host {
             errors: cat.errors.iter().map(|e| e.to_string()).collect(),
             extra: cat.extra.clone(),
             symptoms,
+            kb: self.kb.clone(),
         }
     }
 
@@ -155,13 +188,15 @@ impl Host {
             .into_iter()
             .map(|(w, text)| Input {
                 label: w.label,
-                text,
                 overrides: w
                     .overrides
                     .into_iter()
                     .map(|(start_line, kind)| KindOverride { start_line, kind })
                     .collect(),
-                node: w.node,
+                // A bundle names its nodes itself (its parts before the first
+                // node marker are the cluster's, not the file's).
+                node: w.node.filter(|_| !text.contains(NODE_MARKER)),
+                text,
             })
             .collect();
         self.line_starts.clear();
@@ -238,7 +273,12 @@ impl Host {
 
     /// Forgets the inputs (after Clear).
     pub fn forget(&mut self) {
-        *self = Host { extra: std::mem::take(&mut self.extra), own: self.own.take(), ..Host::default() };
+        *self = Host {
+            extra: std::mem::take(&mut self.extra),
+            own: self.own.take(),
+            kb: std::mem::take(&mut self.kb),
+            ..Host::default()
+        };
     }
 
     /// The share link's fragment for the local diagnosis, the payload as
@@ -513,5 +553,100 @@ mod tests {
         assert!(h.cached_text(5, 99).is_some());
         assert!(h.cached_text(5, 98).is_none());
         assert!(h.cached_text(6, 99).is_none());
+    }
+
+    #[test]
+    fn an_ascend_fd_knowledge_base_among_the_rule_files_is_loaded_by_the_engine() {
+        let mut h = Host::new();
+        let kg = r#"{"knowledge-repository": {
+            "E2E_1": {"attribute": {"cause_en": "Gizmo jammed", "cause_zh": "小部件卡住"}, "regex": {"in": [["GIZMO-77", "jammed"]]}},
+            "E2E_2": {"attribute": {"cause_en": "Multi", "cause_zh": "多行"}, "regex": {"opt": [{"all": [["a"], ["b"]]}]}}
+        }}"#;
+        let files = vec![("kg-config.json".to_string(), kg.to_string()), ("not-kb.json".into(), "[1]".into())];
+        match h.set_rules(files) {
+            Reply::Ready { kb, errors, extra, .. } => {
+                assert!(errors.is_empty() && extra.is_empty(), "{errors:?} {extra:?}");
+                assert_eq!(kb.len(), 2);
+                assert_eq!(
+                    (kb[0].name.as_str(), kb[0].used, kb[0].skipped, kb[0].error.is_none()),
+                    ("kg-config.json", 1, 1, true)
+                );
+                assert!(kb[1].error.as_deref().unwrap_or("").contains("ascend-fd"), "{:?}", kb[1]);
+            }
+            other => panic!("{other:?}"),
+        }
+        let d = diagnosed(h.diagnose(1, vec![text_input(1, "GIZMO-77 is jammed\n")], Session::default(), 0.0, &clock));
+        let f = d.report.finding("kb:E2E_1").expect("the knowledge base entry fires");
+        assert_eq!(f.origin.as_deref(), Some(roll_doctor_engine::kb::ATTRIBUTION));
+        h.set_rules(Vec::new());
+        let Reply::Ready { kb, .. } = h.ready() else { panic!() };
+        assert!(kb.is_empty());
+        assert!(is_kb_file("x.JSON", "") && is_kb_file("paste", " {") && !is_kb_file("r.yaml", "id: x"));
+    }
+
+    const BUNDLE: &str =
+        include_str!("../crates/engine/tests/fixtures/node-stack-version-differs--three-node-bundle.txt");
+
+    #[test]
+    fn a_bundle_file_names_its_own_nodes_and_carries_the_cluster_table() {
+        let mut h = Host::new();
+        // dropped as a file: labelled with its name, which must not become a fourth node
+        let w = WireInput {
+            slot: 1,
+            label: "bundle.txt".into(),
+            node: crate::model::node_of_label("bundle.txt"),
+            ..WireInput::default()
+        };
+        let d = diagnosed(h.diagnose(1, vec![(w, BUNDLE.to_string())], Session::default(), 0.0, &clock));
+        assert_eq!(d.report.nodes, ["ascend-node-1", "ascend-node-2", "ascend-node-3"]);
+        let c = d.report.cluster.as_ref().expect("a cluster table");
+        assert_eq!(c.rows.len(), 3);
+        assert_eq!(c.missing, ["ascend-node-4"]);
+        let col = c.checks.iter().position(|(id, _)| id == "links").unwrap();
+        let cell = &c.rows[2].1[col];
+        assert_eq!((cell.status, cell.value.as_str()), (crate::model::CellStatus::Fail, "5: DOWN"));
+        assert_eq!(cell.findings, ["hccl-link-down"]);
+        assert_eq!(c.rows[0].1[col].status, crate::model::CellStatus::Ok);
+        // the finding lists the cell's evidence line, so a click can focus it
+        let ev = cell.evidence.as_ref().unwrap();
+        let f = d.report.finding("hccl-link-down").unwrap();
+        assert!(f.evidence.iter().any(|e| e.line == ev.line && e.input == ev.input), "{ev:?} {:?}", f.evidence);
+    }
+
+    #[test]
+    fn per_node_files_take_their_node_from_the_file_name() {
+        use crate::model::node_of_label;
+        assert_eq!(node_of_label("ascend-node-3.txt").as_deref(), Some("ascend-node-3"));
+        assert_eq!(node_of_label(" node-2.LOG ").as_deref(), Some("node-2"));
+        assert_eq!(node_of_label("10.0.0.1").as_deref(), Some("10.0.0.1"));
+        assert_eq!(node_of_label("node-4").as_deref(), Some("node-4"));
+        assert_eq!(node_of_label(".txt").as_deref(), Some(".txt"));
+        assert_eq!(node_of_label("  "), None);
+        let mut h = Host::new();
+        let file = |slot: u32, name: &str, text: &str| {
+            (
+                WireInput { slot, label: name.into(), node: node_of_label(name), ..WireInput::default() },
+                text.to_string(),
+            )
+        };
+        let d = diagnosed(h.diagnose(
+            1,
+            vec![file(1, "n1.txt", "$ ulimit -n\n65536\n"), file(2, "n2.txt", "$ ulimit -n\n1024\n")],
+            Session::default(),
+            0.0,
+            &clock,
+        ));
+        assert_eq!(d.report.nodes, ["n1", "n2"]);
+        assert_eq!(d.report.cluster.as_ref().map(|c| c.rows.len()), Some(2));
+    }
+
+    #[test]
+    fn unexplained_lines_carry_their_rule_stub() {
+        let mut h = Host::new();
+        let line = "(WorkerDict pid=2211) ValueError: Expected tensor of shape [4096, 128] but got [2048, 128]";
+        let d = diagnosed(h.diagnose(1, vec![text_input(1, &format!("{line}\n"))], Session::default(), 0.0, &clock));
+        let g = d.report.unexplained.first().expect("an unexplained line");
+        assert_eq!(g.stub, roll_doctor_engine::stub::rule_from_line(line));
+        assert!(g.stub.contains("id: new-value-error") && g.stub.contains("ValueError:"), "{}", g.stub);
     }
 }

@@ -135,13 +135,20 @@ strings! {
     SegKindAria => "Kind of {range}", "{range}的类型";
     SegOverridden => "your choice", "手动指定";
     // rule files
-    RulesTitle => "Rule files (.yaml)", "规则文件（.yaml）";
+    RulesTitle => "Rule files (.yaml) and knowledge bases (.json)", "规则文件（.yaml）与知识库（.json）";
     RulesHelp => "Try a new or changed rule without rebuilding: drop its .yaml file here or choose it. \
         It is used for the diagnosis in this browser only, and kept here until you remove it.",
         "无需重新构建即可试用新规则或修改后的规则：把 .yaml 文件拖到这里或选择文件。\
         规则只在本浏览器中参与诊断，并保留到你移除为止。";
     RulesPick => "Choose rule files…", "选择规则文件…";
-    RulesDrop => "Drop .yaml rule files here", "把 .yaml 规则文件拖放到这里";
+    RulesDrop => "Drop .yaml rule files or an ascend-fd kg-config.json here",
+        "把 .yaml 规则文件或 ascend-fd 的 kg-config.json 拖放到这里";
+    KbHelp => "An ascend-fd knowledge base (`kg-config.json`) is matched after the built-in rules; its findings come after the built-in ones and name it as their source.",
+        "ascend-fd 知识库（`kg-config.json`）在内置规则之后匹配，其结果排在内置规则的结果之后，并注明来源。";
+    FromOrigin => "Source: {origin}", "来源：{origin}";
+    KbLoaded => "{name}: ascend-fd knowledge base, {used} entries used, {skipped} skipped (multi-line or unsupported patterns)",
+        "{name}：ascend-fd 知识库，使用 {used} 条，跳过 {skipped} 条（多行或不支持的匹配规则）";
+    KbFailed => "{name} was not loaded: {error}", "{name} 未能加载：{error}";
     RulesInUse => "Extra rules in use: {ids}", "正在使用的额外规则：{ids}";
     RulesErrors => "Not loaded (every other rule still works):", "以下规则未能加载（其他规则不受影响）：";
     RulesRemove => "Remove {name}", "移除 {name}";
@@ -166,6 +173,27 @@ strings! {
     UnexplainedHelp => "These lines look like failures but no rule explains them; include them when you ask for help.",
         "这些行看起来像错误，但没有规则能解释；求助时请一并附上。";
     NTimes => "×{n}", "{n} 次";
+    NewRule => "New rule from this line", "用这一行新建规则";
+    NewRuleHelp => "A rule-file stub: fill in the texts in both languages, check the signature, add a real fix, then save it under `rules/` or drop it on the rule files box.",
+        "规则文件草稿：补全中英文文本，检查匹配特征，写上真正的修复方法，然后保存到 `rules/` 目录，或拖放到规则文件区域。";
+    ClusterTitle => "Cluster at a glance", "集群概览";
+    ClusterHelp => "One row per node, one column per check; click a cell to go to the finding and the line it comes from.",
+        "每个节点一行，每项检查一列；点击单元格可跳到对应的诊断结果及其证据行。";
+    ClusterAria => "Cluster table: nodes and checks", "集群表：节点与检查项";
+    ClusterMissing => "Expected but not in the cluster: {nodes}", "应在集群中但缺失的节点：{nodes}";
+    CellOk => "OK", "正常";
+    CellFail => "differs or failing", "不一致或异常";
+    CellUnknown => "not in the input", "输入中没有";
+    CellAria => "{node}, {check}: {state} {value}", "{node}，{check}：{state} {value}";
+    CollectorTitle => "Collect from the nodes", "从各节点收集信息";
+    CollectorHelp => "Two read-only scripts gather what a diagnosis needs (they change nothing on the node). Run one, then drop its output on this page: one bundle file, or one file per node named after the node (`node-3.txt`).",
+        "两个只读脚本可收集诊断所需的信息（不会修改节点上的任何内容）。运行其中一个，再把输出拖放到本页面：一个汇总文件，或每个节点一个以节点命名的文件（`node-3.txt`）。";
+    CollectorShell => "One node: a POSIX shell script. Run it on each node, or on all of them over ssh:",
+        "单个节点：POSIX shell 脚本。在每个节点上运行，或通过 ssh 一次在所有节点上运行：";
+    CollectorRay => "The whole Ray cluster: a Python script for the head node, with `roll-doctor-collect.sh` in the same directory. It runs the shell script on every alive Ray node and writes one bundle:",
+        "整个 Ray 集群：在头节点上运行的 Python 脚本，需与 `roll-doctor-collect.sh` 放在同一目录。它会在每个存活的 Ray 节点上运行 shell 脚本，并写出一个汇总文件：";
+    CopyScript => "Copy script", "复制脚本";
+    DownloadScript => "Download {name}", "下载 {name}";
     TextNotShared => "(text not shared)", "（未分享原文）";
     ShellErrTitle => "Parts that look like a failed command", "看起来像命令执行失败的部分";
     ShellErrHintCmd => "Nothing to diagnose here: `{cmd}` did not run. Run it where the tool is installed \

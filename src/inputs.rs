@@ -203,6 +203,7 @@ pub fn inputs_panel(ctx: Ctx) -> impl IntoView {
                 let l = lang.get();
                 if ctx.storage_ok.get() { t(l, S::SavedNote) } else { t(l, S::StorageUnavailable) }
             }}</p>
+            {panels::collector_panel(ctx)}
             {panels::open_shared_box(ctx)}
             {panels::rules_panel(ctx)}
             {panels::offline_box(ctx)}

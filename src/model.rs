@@ -8,7 +8,7 @@
 //! added to the engine's report is added here when the page shows it).
 //! Messages are JSON (`serde_json`), files travel beside them as Blobs.
 
-use roll_doctor_engine::report::{Report, StepState};
+use roll_doctor_engine::report::{ClusterStatus, Report, StepState};
 use roll_doctor_engine::rules::Fix;
 use roll_doctor_engine::{Area, EvidenceLine, InputKind, Lang, Session, Severity, Text};
 use serde::{Deserialize, Serialize};
@@ -78,6 +78,71 @@ pub struct UnexplainedView {
     pub count: usize,
     pub lines: Vec<u32>,
     pub note: Option<Text>,
+    /// "New rule from this line": the engine's rule-file stub for the first
+    /// line (empty when the line's text is not known, as in a shared report).
+    #[serde(default)]
+    pub stub: String,
+}
+
+/// What a cell of the cluster table says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CellStatus {
+    /// Seen, and no finding points at it.
+    Ok,
+    /// A finding rests on it.
+    Fail,
+    /// The input does not show it.
+    Unknown,
+}
+
+/// One node's value for one check.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CellView {
+    pub status: CellStatus,
+    pub value: String,
+    /// The line behind it (the failing one first).
+    pub evidence: Option<EvidenceLine>,
+    /// The findings that rest on it.
+    pub findings: Vec<String>,
+}
+
+/// The engine's cluster summary: nodes × checks.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClusterView {
+    /// `(id, title)` per column.
+    pub checks: Vec<(String, Text)>,
+    /// One row per node: its name and a cell per check.
+    pub rows: Vec<(String, Vec<CellView>)>,
+    /// Nodes that should be in the cluster and are not.
+    pub missing: Vec<String>,
+}
+
+/// The node an input's label names: the label without a text file's
+/// extension (`node-3.txt` → `node-3`, as the CLI's `--nodes` does); None
+/// for an empty label.
+pub fn node_of_label(label: &str) -> Option<String> {
+    let l = label.trim();
+    let stem = match l.rsplit_once('.') {
+        Some((stem, ext))
+            if !stem.is_empty() && ["txt", "log", "out", "text"].contains(&ext.to_ascii_lowercase().as_str()) =>
+        {
+            stem
+        }
+        _ => l,
+    };
+    (!stem.is_empty()).then(|| stem.to_string())
+}
+
+/// How an ascend-fd knowledge base file loaded.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KbLoad {
+    pub name: String,
+    /// Entries turned into rules.
+    pub used: usize,
+    /// Entries this engine cannot match (multi-line, look-around, no pattern).
+    pub skipped: usize,
+    /// Why the file was not loaded at all.
+    pub error: Option<String>,
 }
 
 /// One detected part of an input.
@@ -99,6 +164,9 @@ pub struct ReportView {
     pub unexplained: Vec<UnexplainedView>,
     pub segments: Vec<SegmentView>,
     pub nodes: Vec<String>,
+    /// Nodes × checks, when the input names nodes.
+    #[serde(default)]
+    pub cluster: Option<ClusterView>,
 }
 
 /// FNV-1a over bytes: the page's cheap "did this change" check.
@@ -174,6 +242,11 @@ impl ReportView {
                     count: g.count,
                     lines: g.lines.clone(),
                     note: g.note.clone(),
+                    stub: if g.first.text.trim().is_empty() {
+                        String::new()
+                    } else {
+                        roll_doctor_engine::stub::rule_from_line(&g.first.text)
+                    },
                 })
                 .collect(),
             segments: r
@@ -189,6 +262,30 @@ impl ReportView {
                 })
                 .collect(),
             nodes: r.nodes.clone(),
+            cluster: r.cluster.as_ref().map(|c| ClusterView {
+                checks: c.checks.iter().map(|k| (k.id.clone(), k.title.clone())).collect(),
+                rows: c
+                    .rows
+                    .iter()
+                    .map(|(node, cells)| {
+                        let cells = cells
+                            .iter()
+                            .map(|c| CellView {
+                                status: match c.status {
+                                    ClusterStatus::Ok => CellStatus::Ok,
+                                    ClusterStatus::Fail => CellStatus::Fail,
+                                    ClusterStatus::Unknown => CellStatus::Unknown,
+                                },
+                                value: c.value.clone(),
+                                evidence: c.evidence.clone(),
+                                findings: c.findings.clone(),
+                            })
+                            .collect();
+                        (node.clone(), cells)
+                    })
+                    .collect(),
+                missing: c.missing.clone(),
+            }),
         }
     }
 
@@ -315,7 +412,8 @@ pub struct WireInput {
 /// What the page asks the engine.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Request {
-    /// Load the extra rule files (replacing earlier ones); answers `Ready`.
+    /// Load the extra rule files (replacing earlier ones): rule YAML, or an
+    /// ascend-fd knowledge base (`.json`); answers `Ready`.
     Rules { files: Vec<(String, String)> },
     /// Read and diagnose the inputs; answers `Progress`… then `Diagnosed`.
     Diagnose { seq: u32, inputs: Vec<WireInput>, session: Session },
@@ -368,6 +466,9 @@ pub enum Reply {
         errors: Vec<String>,
         extra: Vec<String>,
         symptoms: Vec<SymptomInfo>,
+        /// The ascend-fd knowledge bases among the rule files.
+        #[serde(default)]
+        kb: Vec<KbLoad>,
     },
     Progress {
         seq: u32,

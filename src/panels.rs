@@ -6,7 +6,7 @@
 
 use crate::i18n::{area_label, format_size, redact_kind_label, t, tf, Lang, S};
 use crate::model::LinkError;
-use crate::report::{copy_button, inline_code};
+use crate::report::{code_block, copy_button, inline_code};
 use crate::state::{Ctx, Notice};
 use crate::symptoms::{area_code, grouped};
 use crate::web;
@@ -224,6 +224,46 @@ pub fn offline_box(ctx: Ctx) -> Option<impl IntoView> {
     })
 }
 
+/// How to run the collectors (verbatim commands, not translated).
+pub const SHELL_RUN: &str = "sh roll-doctor-collect.sh -o \"$(hostname).txt\"\n\
+for h in node1 node2 node3; do ssh $h sh -s < roll-doctor-collect.sh; done > bundle.txt";
+pub const RAY_RUN: &str = "python3 roll-doctor-ray-collect.py --expect 4 -o bundle.txt";
+
+/// The collectors the engine embeds: what they are, how to run them, the
+/// script to copy and to download (a Blob: no request).
+pub fn collector_panel(ctx: Ctx) -> impl IntoView {
+    use roll_doctor_engine::collector::{RAY, RAY_NAME, SHELL, SHELL_NAME};
+    let part =
+        move |lang: Lang, kind: &'static str, help: S, run: &'static str, name: &'static str, script: &'static str| {
+            view! {
+                <div class="collector-part" data-collector-kind=kind>
+                    <p>{inline_code(t(lang, help))}</p>
+                    {code_block(run.to_string(), lang, "shell")}
+                    <p class="collector-actions">
+                        {copy_button(move || script.to_string(), lang, S::CopyScript, "copy-script")}
+                        <button type="button" data-action="download-script" data-name=name
+                            on:click=move |_| { web::download(name, script, "text/plain;charset=utf-8"); }>
+                            {tf(lang, S::DownloadScript, &[("name", name)])}
+                        </button>
+                    </p>
+                </div>
+            }
+        };
+    view! {
+        <details class="collector" data-collector="">
+            <summary>{move || t(ctx.lang.get(), S::CollectorTitle)}</summary>
+            {move || {
+                let l = ctx.lang.get();
+                view! {
+                    <p class="help">{inline_code(t(l, S::CollectorHelp))}</p>
+                    {part(l, "shell", S::CollectorShell, SHELL_RUN, SHELL_NAME, SHELL)}
+                    {part(l, "ray", S::CollectorRay, RAY_RUN, RAY_NAME, RAY)}
+                }
+            }}
+        </details>
+    }
+}
+
 /// Extra rule files: a drop zone and picker, what is in use, what failed.
 pub fn rules_panel(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
@@ -265,13 +305,33 @@ pub fn rules_panel(ctx: Ctx) -> impl IntoView {
             }
         });
         let unsaved = (!r.saved).then(|| view! { <p class="note">{t(l, S::RulesNotSaved)}</p> });
-        view! { <ul class="rule-files">{files}</ul>{in_use}{errors}{unsaved} }
+        let kb = r
+            .kb
+            .iter()
+            .map(|k| match &k.error {
+                None => view! {
+                    <p class="rules-ok" data-kb-status=k.name.clone() data-kb-used=k.used.to_string()
+                        data-kb-skipped=k.skipped.to_string()>
+                        {tf(l, S::KbLoaded, &[("name", &k.name), ("used", &k.used.to_string()), ("skipped", &k.skipped.to_string())])}
+                    </p>
+                }
+                .into_any(),
+                Some(e) => view! {
+                    <p class="rules-errors" role="alert" data-kb-status=k.name.clone() data-kb-error="">
+                        {tf(l, S::KbFailed, &[("name", &k.name), ("error", e)])}
+                    </p>
+                }
+                .into_any(),
+            })
+            .collect_view();
+        view! { <ul class="rule-files">{files}</ul>{kb}{in_use}{errors}{unsaved} }
     };
     let open = move || !ctx.rules.with(|r| r.files.is_empty());
     view! {
         <details class="rules" data-rules="" open=open>
             <summary>{move || t(lang.get(), S::RulesTitle)}</summary>
             <p class="help">{move || t(lang.get(), S::RulesHelp)}</p>
+            <p class="help">{move || inline_code(t(lang.get(), S::KbHelp))}</p>
             <div class="rules-drop" class:over=move || over.get() data-rules-drop=""
                 on:dragover=move |ev: leptos::ev::DragEvent| { ev.prevent_default(); ev.stop_propagation(); over.set(true); }
                 on:dragleave=move |_| over.set(false)
@@ -288,7 +348,7 @@ pub fn rules_panel(ctx: Ctx) -> impl IntoView {
                     if let Some(el) = picker.get_untracked() { el.click(); }
                 }>{move || t(lang.get(), S::RulesPick)}</button>
             </div>
-            <input type="file" multiple=true accept=".yaml,.yml" class="offscreen" tabindex="-1" aria-hidden="true"
+            <input type="file" multiple=true accept=".yaml,.yml,.json" class="offscreen" tabindex="-1" aria-hidden="true"
                 node_ref=picker on:change=on_pick data-rules-input="" />
             {state}
         </details>

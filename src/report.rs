@@ -6,7 +6,7 @@
 //! pasted text is rendered as a text node, never as HTML.
 
 use crate::i18n::{count, t, tf, Lang, S};
-use crate::model::{FindingView, ReportView, StepView, UnexplainedView};
+use crate::model::{CellStatus, ClusterView, FindingView, ReportView, StepView, UnexplainedView};
 use crate::state::Ctx;
 use crate::web::{copy_text, CopyState};
 use leptos::prelude::*;
@@ -100,7 +100,8 @@ fn line_no(m: Mode, input: Option<usize>, line: u32) -> AnyView {
     let aria = tf(m.lang, S::LineNAria, &[("n", &line.to_string())]);
     let ctx = m.ctx;
     view! {
-        <button type="button" class="ln" data-line=line.to_string() aria-label=aria.clone() title=aria
+        <button type="button" class="ln" data-line=line.to_string() data-input=input.map(|i| i.to_string())
+            aria-label=aria.clone() title=aria
             on:click=move |_| ctx.show_line(input, line)>{shown}</button>
     }
     .into_any()
@@ -369,6 +370,9 @@ fn finding_head(m: Mode, f: &FindingView, symptoms: &[String]) -> impl IntoView 
     let lang = m.lang;
     let sev = severity_class(f.severity);
     let symptom = f.from_symptom.then(|| view! { <span class="chip symptom">{t(lang, S::FromSymptom)}</span> });
+    let origin = f.origin.as_ref().map(|o| {
+        view! { <span class="chip origin" data-origin=o.clone()>{tf(lang, S::FromOrigin, &[("origin", o)])}</span> }
+    });
     let remove = (!m.read_only && symptoms.contains(&f.id)).then(|| {
         let (ctx, id) = (m.ctx, f.id.clone());
         view! {
@@ -380,6 +384,7 @@ fn finding_head(m: Mode, f: &FindingView, symptoms: &[String]) -> impl IntoView 
         <span class=format!("badge sev-{sev}")><span aria-hidden="true">{severity_mark(f.severity)}" "</span>{severity_label(f.severity, lang)}</span>
         <h3 class="finding-title" tabindex="-1">{inline_code(f.title.get(lang))}</h3>
         {symptom}
+        {origin}
         <code class="rule-id" title=t(lang, S::RuleId)>{f.id.clone()}</code>
         {remove}
     }
@@ -461,12 +466,22 @@ pub fn unexplained_view(m: Mode, list: &[UnexplainedView]) -> Option<impl IntoVi
         .iter()
         .map(|g| {
             let note = g.note.as_ref().map(|n| view! { <p class="note">{inline_code(n.get(lang))}</p> });
+            let stub = (!g.stub.is_empty()).then(|| {
+                view! {
+                    <details class="new-rule" data-new-rule="">
+                        <summary data-action="new-rule">{t(lang, S::NewRule)}</summary>
+                        <p class="help">{inline_code(t(lang, S::NewRuleHelp))}</p>
+                        {code_block(g.stub.clone(), lang, "yaml")}
+                    </details>
+                }
+            });
             view! {
                 <li>
                     {line_no(m, g.first.input, g.first.line)}
                     {line_text(m, &g.first)}
                     <span class="count" data-count=g.count.to_string()>{tf(lang, S::NTimes, &[("n", &g.count.to_string())])}</span>
                     {note}
+                    {stub}
                 </li>
             }
         })
@@ -476,6 +491,76 @@ pub fn unexplained_view(m: Mode, list: &[UnexplainedView]) -> Option<impl IntoVi
             <h3>{label("unexplained", lang)}</h3>
             <p class="help">{t(lang, S::UnexplainedHelp)}</p>
             <ol class="lines">{items}</ol>
+        </section>
+    })
+}
+
+/// The cluster summary (nodes × checks) when the input has more than one
+/// node: each cell `✔ value`, `✘ value` or `–`; clicking a cell goes to the
+/// finding that rests on it and focuses its evidence line. The table
+/// scrolls sideways inside its box on a narrow screen.
+pub fn cluster_view(m: Mode, c: &ClusterView) -> Option<impl IntoView> {
+    if c.rows.len() < 2 || c.checks.is_empty() {
+        return None;
+    }
+    let lang = m.lang;
+    let head = c
+        .checks
+        .iter()
+        .map(|(id, title)| view! { <th scope="col" data-check=id.clone()>{title.get(lang).to_string()}</th> })
+        .collect_view();
+    let rows = c
+        .rows
+        .iter()
+        .map(|(node, cells)| {
+            let tds = cells
+                .iter()
+                .zip(&c.checks)
+                .map(|(cell, (id, title))| {
+                    let (mark, state, status) = match cell.status {
+                        CellStatus::Ok => ("\u{2714}", t(lang, S::CellOk), "ok"),
+                        CellStatus::Fail => ("\u{2718}", t(lang, S::CellFail), "fail"),
+                        CellStatus::Unknown => ("\u{2013}", t(lang, S::CellUnknown), "unknown"),
+                    };
+                    let aria = tf(
+                        lang,
+                        S::CellAria,
+                        &[("node", node), ("check", title.get(lang)), ("state", state), ("value", &cell.value)],
+                    );
+                    let body = view! { <span aria-hidden="true">{mark}</span>" "<span class="v">{cell.value.clone()}</span> };
+                    let clickable = !cell.findings.is_empty() || (cell.evidence.is_some() && !m.read_only);
+                    let inner = if clickable {
+                        let (ctx, read_only) = (m.ctx, m.read_only);
+                        let (finding, evidence) = (cell.findings.first().cloned(), cell.evidence.clone());
+                        view! {
+                            <button type="button" class="cell" data-cell="" data-finding=finding.clone()
+                                aria-label=aria.clone() title=aria
+                                on:click=move |_| ctx.focus_cell(finding.clone(), evidence.clone(), read_only)>{body}</button>
+                        }
+                        .into_any()
+                    } else {
+                        view! { <span class="cell" aria-label=aria.clone() title=aria>{body}</span> }.into_any()
+                    };
+                    view! { <td data-check=id.clone() data-status=status>{inner}</td> }
+                })
+                .collect_view();
+            view! { <tr data-node=node.clone()><th scope="row">{node.clone()}</th>{tds}</tr> }
+        })
+        .collect_view();
+    let missing = (!c.missing.is_empty()).then(|| {
+        view! { <p class="missing" data-missing-nodes="">{tf(lang, S::ClusterMissing, &[("nodes", &c.missing.join(", "))])}</p> }
+    });
+    Some(view! {
+        <section class="cluster" data-cluster="">
+            <h3>{t(lang, S::ClusterTitle)}</h3>
+            <p class="help">{t(lang, S::ClusterHelp)}</p>
+            <div class="table-wrap cluster-wrap" role="region" tabindex="0" aria-label=t(lang, S::ClusterAria)>
+                <table class="cluster-table">
+                    <thead><tr><th scope="col">{label("node", lang)}</th>{head}</tr></thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+            {missing}
         </section>
     })
 }

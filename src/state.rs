@@ -134,6 +134,8 @@ pub struct RulesState {
     pub files: Vec<(String, String)>,
     pub errors: Vec<String>,
     pub extra: Vec<String>,
+    /// The ascend-fd knowledge bases among them, as the engine loaded them.
+    pub kb: Vec<crate::model::KbLoad>,
     /// False when the browser refused to keep them.
     pub saved: bool,
 }

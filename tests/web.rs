@@ -833,3 +833,41 @@ async fn a_command_that_failed_is_pointed_out_with_what_to_do() {
     root.remove();
     reset();
 }
+
+#[wasm_bindgen_test]
+async fn a_bundle_shows_the_cluster_table_and_a_cell_leads_to_its_finding() {
+    reset();
+    let root = fresh_root();
+    let _mounted = leptos::mount::mount_to(root.clone(), App);
+    diagnose(&root, include_str!("../crates/engine/tests/fixtures/node-stack-version-differs--three-node-bundle.txt"))
+        .await;
+    expect(&root, "[data-cluster]").await;
+    let rows = root.query_selector_all("[data-cluster] tbody tr").unwrap().length();
+    assert_eq!(rows, 3, "one row per node");
+    let cell = r#"[data-cluster] tr[data-node="ascend-node-3"] td[data-check="links"]"#;
+    let td = root.query_selector(cell).unwrap().expect("node 3's link cell");
+    assert_eq!(td.get_attribute("data-status").as_deref(), Some("fail"));
+    click(&root, &format!("{cell} button.cell"));
+    let ok = until(2000, || {
+        active().and_then(|a| a.closest("[data-rule-id]").ok().flatten()).and_then(|f| f.get_attribute("data-rule-id"))
+            == Some("hccl-link-down".into())
+    })
+    .await;
+    assert!(ok, "the cell's finding has the focus: {:?}", active().map(|a| a.outer_html()));
+    // one node: no table
+    diagnose(&root, EI0006).await;
+    assert!(root.query_selector("[data-cluster]").unwrap().is_none());
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn an_unexplained_line_offers_a_rule_stub() {
+    reset();
+    let root = fresh_root();
+    let _mounted = leptos::mount::mount_to(root.clone(), App);
+    diagnose(&root, "(WorkerDict pid=7) ValueError: Expected tensor of shape [4096, 128] but got [2048, 128]\n").await;
+    let stub = expect(&root, "[data-unexplained] [data-new-rule] pre").await;
+    let text = stub.text_content().unwrap_or_default();
+    assert!(text.contains("id: new-value-error") && text.contains("ValueError:"), "{text}");
+    root.remove();
+}
