@@ -103,7 +103,8 @@ fn results(ctx: Ctx) -> impl IntoView {
         let lang = ctx.lang.get();
         report.with(|r| {
             let (r, read_only) = r.as_ref()?;
-            unexplained_view(Mode { ctx, lang, read_only: *read_only }, &r.unexplained).map(|v| v.into_any())
+            unexplained_view(Mode { ctx, lang, read_only: *read_only }, &r.unexplained, r.unexplained_omitted)
+                .map(|v| v.into_any())
         })
     };
     let cluster = move || {

@@ -162,6 +162,9 @@ pub struct ReportView {
     pub rules_version: String,
     pub findings: Vec<FindingView>,
     pub unexplained: Vec<UnexplainedView>,
+    /// Failure-like lines of shapes past the unexplained panel's cap.
+    #[serde(default)]
+    pub unexplained_omitted: usize,
     pub segments: Vec<SegmentView>,
     pub nodes: Vec<String>,
     /// Nodes × checks, when the input names nodes.
@@ -261,6 +264,7 @@ impl ReportView {
                     end_line: s.end_line,
                 })
                 .collect(),
+            unexplained_omitted: r.unexplained_omitted,
             nodes: r.nodes.clone(),
             cluster: r.cluster.as_ref().map(|c| ClusterView {
                 checks: c.checks.iter().map(|k| (k.id.clone(), k.title.clone())).collect(),

@@ -457,7 +457,7 @@ pub fn findings_list(ctx: Ctx, report: Memo<Option<(ReportView, bool)>>) -> impl
     }
 }
 
-pub fn unexplained_view(m: Mode, list: &[UnexplainedView]) -> Option<impl IntoView> {
+pub fn unexplained_view(m: Mode, list: &[UnexplainedView], omitted: usize) -> Option<impl IntoView> {
     if list.is_empty() {
         return None;
     }
@@ -491,6 +491,11 @@ pub fn unexplained_view(m: Mode, list: &[UnexplainedView]) -> Option<impl IntoVi
             <h3>{label("unexplained", lang)}</h3>
             <p class="help">{t(lang, S::UnexplainedHelp)}</p>
             <ol class="lines">{items}</ol>
+            {(omitted > 0).then(|| view! {
+                <p class="note" data-unexplained-omitted=omitted.to_string()>
+                    {format!("+{omitted} {}", label("more_unexplained", lang))}
+                </p>
+            })}
         </section>
     })
 }

@@ -871,3 +871,20 @@ async fn an_unexplained_line_offers_a_rule_stub() {
     assert!(text.contains("id: new-value-error") && text.contains("ValueError:"), "{text}");
     root.remove();
 }
+
+#[wasm_bindgen_test]
+async fn unexplained_lines_past_the_cap_are_counted() {
+    reset();
+    let root = fresh_root();
+    let _mounted = leptos::mount::mount_to(root.clone(), App);
+    // 200 failure-like lines of distinct shapes: more than the panel lists.
+    let text: String =
+        (0..200).map(|i| format!("{}Error: thing number {i} failed\n", "X".repeat(i % 60 + 1))).collect();
+    diagnose(&root, &text).await;
+    let note = expect(&root, "[data-unexplained] [data-unexplained-omitted]").await;
+    let n: usize = note.get_attribute("data-unexplained-omitted").unwrap_or_default().parse().unwrap_or(0);
+    let listed = root.query_selector_all("[data-unexplained] ol.lines > li").unwrap().length() as usize;
+    assert!(n > 0 && listed == roll_doctor_engine::unexplained::MAX_GROUPS, "{n} omitted, {listed} listed");
+    assert!(note.text_content().unwrap_or_default().contains(&format!("+{n}")));
+    root.remove();
+}

@@ -111,10 +111,17 @@ const MIN_USER_IN_WORD: usize = 3;
 /// Shortest learned host name replaced (as a whole word) wherever it occurs.
 const MIN_HOST: usize = 2;
 
+const OCTET: &str = r"(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])";
+
+fn ipv4_pattern() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(&format!(r"{OCTET}(?:\.{OCTET}){{3}}")).expect("IPv4 pattern compiles"))
+}
+
 fn pattern() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        let octet = r"(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])";
+        let octet = OCTET;
         let h = r"[0-9A-Fa-f]{1,4}";
         Regex::new(&format!(
             r"(?x)
@@ -153,6 +160,22 @@ fn ipv4_delimited(text: &str, start: usize, end: usize) -> bool {
     before_ok && after_ok
 }
 
+/// Whether an original value stands as a whole token anywhere in the
+/// placeholder `p` (`host-2` in `host-2.example`, `user-1` in
+/// `user-1@example.com`): such a placeholder would put the original back.
+fn contains_original(p: &str, originals: &HashSet<String>) -> bool {
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
+    let bounds: Vec<usize> = p.char_indices().map(|(i, _)| i).chain([p.len()]).collect();
+    bounds.iter().enumerate().any(|(k, &s)| {
+        bounds[k + 1..].iter().any(|&e| {
+            let v = &p[s..e];
+            let glued_before = word(v.chars().next()) && word(p[..s].chars().next_back());
+            let glued_after = word(v.chars().next_back()) && word(p[e..].chars().next());
+            !glued_before && !glued_after && originals.contains(v)
+        })
+    })
+}
+
 /// The digits and dots at the start of `s`, without a trailing dot.
 fn ipv4_run(s: &str) -> &str {
     let n = s.bytes().take_while(|b| b.is_ascii_digit() || *b == b'.').count();
@@ -168,7 +191,8 @@ fn embedded_ipv4(text: &str, start: usize, end: usize) -> Option<usize> {
     }
     let v4_start = start + text[start..end].rfind(':')? + 1;
     let run = ipv4_run(&text[v4_start..]);
-    (run.parse::<std::net::Ipv4Addr>().is_ok() && ipv4_delimited(text, v4_start, v4_start + run.len())).then_some(v4_start)
+    (run.parse::<std::net::Ipv4Addr>().is_ok() && ipv4_delimited(text, v4_start, v4_start + run.len()))
+        .then_some(v4_start)
 }
 
 fn keep_ipv6(ip: &str) -> bool {
@@ -312,6 +336,14 @@ fn find_all(text: &str) -> Vec<Found> {
             if !keep_host(m.as_str()) {
                 push(Kind::Host, Some(m));
             }
+        }
+    }
+    // Every IPv4 address once more on its own: the pattern above consumes
+    // text that another alternative claimed and then kept (a `/Users/<name>`
+    // that is no user name, a kept IPv6 prefix), which could hide one.
+    for m in ipv4_pattern().find_iter(text) {
+        if ipv4_delimited(text, m.start(), m.end()) && !keep_ipv4(m.as_str()) {
+            out.push(Found { kind: Kind::Ipv4, start: m.start(), end: m.end() });
         }
     }
     out
@@ -492,7 +524,7 @@ impl Redactor {
                 }
                 Kind::User => format!("user-{n}"),
             };
-            if !self.originals.contains(&p) {
+            if !contains_original(&p, &self.originals) {
                 self.map.insert((kind, original.to_string()), p.clone());
                 self.order.push((kind, original.to_string()));
                 return p;
@@ -640,6 +672,8 @@ mod tests {
         // IPv4-mapped IPv6, as `ss -tlnp` prints a dual-stack listener.
         let out = redact_all(&["LISTEN 0 4096 [::ffff:10.2.0.7]:6379 [::FFFF:127.0.0.1]:1 2001:db8:1::10.2.0.9"]);
         assert_eq!(out[0], "LISTEN 0 4096 [::ffff:192.0.2.1]:6379 [::FFFF:127.0.0.1]:1 2001:db8::1");
+        // Inside text another pattern claimed and kept.
+        assert_eq!(redact_all(&["ipaddr:1/Users/92.168.100.116"])[0], "ipaddr:1/Users/192.0.2.1");
         // Glued to a word or a longer dotted number it is not an address.
         let text = "v10.2.0.7 1.10.2.0.7x build10.2.0.7";
         assert_eq!(redact_all(&[text])[0], text);
@@ -650,6 +684,9 @@ mod tests {
         // 192.0.2.1 is itself in the input: the first placeholder must skip it.
         let out = redact_all(&["a 10.0.0.1 b 192.0.2.1"]);
         assert_eq!(out[0], "a 192.0.2.2 b 192.0.2.3");
+        // Nor contain one as a whole token: `host-2` is a real host here.
+        let out = redact_all(&["[root@host-2 ~]# x\n[root@gpu.n1 ~]# y\nfrom jdoe@user-1"]);
+        assert_eq!(out[0], "[root@host-1 ~]# x\n[root@host-3.example ~]# y\nfrom user-2@host-4", "{}", out[0]);
     }
 
     #[test]

@@ -109,9 +109,7 @@ impl Node {
     /// with that key).
     pub fn get(&self, key: &str) -> Option<&Node> {
         match (&self.value, &self.index.0) {
-            (Value::Map(entries), Some(index)) => {
-                index.get(key).and_then(|&i| entries.get(i as usize)).map(|(_, v)| v)
-            }
+            (Value::Map(entries), Some(index)) => index.get(key).and_then(|&i| entries.get(i as usize)).map(|(_, v)| v),
             (Value::Map(entries), None) => entries.iter().find(|(k, _)| k.as_str() == Some(key)).map(|(_, v)| v),
             _ => None,
         }

@@ -89,7 +89,13 @@ fn every_real_paste_gives_its_expected_finding_first() {
     assert!(misses * 20 <= cases.len(), "{misses} known misses: more than 5 % of the cases");
     // A known miss that now passes should lose its mark.
     for c in cases.iter().filter(|c| c.known_miss.is_some()) {
-        let fixed = Case { known_miss: None, file: c.file.clone(), expected: c.expected.clone(), repo: c.repo.clone(), body: c.body.clone() };
+        let fixed = Case {
+            known_miss: None,
+            file: c.file.clone(),
+            expected: c.expected.clone(),
+            repo: c.repo.clone(),
+            body: c.body.clone(),
+        };
         assert!(judge(&fixed).is_some(), "{}: marked known-miss but gives its expected id first", c.file);
     }
     let failures: Vec<String> = cases.iter().filter_map(judge).collect();

@@ -210,13 +210,8 @@ fn check_bounded(shape: Shape, r: &Report) -> Vec<String> {
         if f.by_node.len() > MAX_NODE_ROWS {
             bad.push(format!("{}: {} has {} node rows", shape.name(), f.id, f.by_node.len()));
         }
-        let long = f
-            .evidence
-            .iter()
-            .chain(f.steps.iter().flat_map(|s| &s.evidence))
-            .map(|e| e.text.len())
-            .max()
-            .unwrap_or(0);
+        let long =
+            f.evidence.iter().chain(f.steps.iter().flat_map(|s| &s.evidence)).map(|e| e.text.len()).max().unwrap_or(0);
         if long > LINE {
             bad.push(format!("{}: {} quotes a line of {long} bytes", shape.name(), f.id));
         }
@@ -235,9 +230,10 @@ fn every_shape_is_linear_in_time_and_memory_and_its_report_bounded() {
         "shape", "n ms", "2n ms", "4n ms", "growth", "heap/in", "slope", "report"
     )];
     let mut bad = Vec::new();
-    let series = ALL.iter().map(|&s| (s, units_n(s), "")).chain(
-        ALL.iter().filter(|&&s| s != Shape::LongLine).map(|&s| (s, UNITS_UNDER_CAPS / 4, " (under the caps)")),
-    );
+    let series = ALL
+        .iter()
+        .map(|&s| (s, units_n(s), ""))
+        .chain(ALL.iter().filter(|&&s| s != Shape::LongLine).map(|&s| (s, UNITS_UNDER_CAPS / 4, " (under the caps)")));
     for (shape, n, label) in series {
         let inputs: Vec<String> = [n, 2 * n, 4 * n].iter().map(|&u| shape.generate(u)).collect();
         let (t1, ..) = best(&inputs[0], 1);
@@ -330,7 +326,8 @@ fn what_a_report_leaves_out_is_counted_and_shown() {
     assert_eq!(r.segments.len(), roll_doctor_engine::report::MAX_SEGMENTS);
     assert_eq!(r.segments.len() + r.segments_omitted, 5_000);
     // Failure-like lines of more shapes than the panel lists.
-    let text: String = (0..200).map(|i| format!("{}Error: thing number {i} failed\n", "X".repeat(i % 60 + 1))).collect();
+    let text: String =
+        (0..200).map(|i| format!("{}Error: thing number {i} failed\n", "X".repeat(i % 60 + 1))).collect();
     let r = run(&text).2;
     assert_eq!(r.unexplained.len(), roll_doctor_engine::unexplained::MAX_GROUPS);
     assert!(r.unexplained_omitted > 0);
