@@ -699,7 +699,7 @@ pub fn evaluate_full(cat: &Catalogue, c: &Collected, session: &Session, only: Op
             explained.extend(f.why.hits.iter().map(|(h, _)| h.at));
             explained.extend(f.why.facts.iter().chain(&step_support).filter_map(|&i| facts[i].line_ref()));
         }
-        support.facts.extend(f.why.facts.iter().copied());
+        support.facts.extend(f.why.facts.iter().chain(&f.why.context).copied());
         support.facts.extend(step_support);
         support.hits.extend(f.why.hits.iter().copied());
         list.push(finding);

@@ -97,3 +97,24 @@ fn one_nodes_docker_run_is_not_compared_with_another_nodes_npu_smi() {
     // The counts differ between nodes, which is its own (cross-node) finding.
     assert!(ids(&r).contains(&"node-npu-count-differs"), "{:?}", ids(&r));
 }
+
+/// A share link of the bundle reopens with the same findings: a "differs"
+/// finding needs the majority it differs from, which is not its evidence
+/// (found by the pipeline fuzz target on two `vllm` lines in one paste).
+#[test]
+fn the_bundles_share_link_keeps_the_cross_node_findings() {
+    use roll_doctor_engine::share::{build, decode, encode, report_from};
+    use roll_doctor_engine::{Lang, Session};
+    let inputs = [Input { label: "bundle".into(), text: BUNDLE.into(), ..Input::default() }];
+    let (payload, _) = build(&inputs, &Session::default(), Lang::En, false);
+    let back = report_from(&decode(&encode(&payload)).expect("decodes"));
+    assert!(back.missing.is_empty(), "lost {:?}", back.missing);
+    let stack = finding(&back.report, "node-stack-version-differs");
+    let flagged: Vec<(&str, bool)> = stack.by_node.iter().map(|v| (v.node.as_str(), v.flagged)).collect();
+    assert_eq!(flagged, [("host-1", false), ("host-2", true), ("host-3", false)], "node names are redacted in order");
+
+    let one = "$ pip list\ntorch_npu 2.5.1\nvllm 0.9.0\n$ pip list\ntorch_npu 2.5.1\nvllm 0.9.1\n";
+    let inputs = [Input { label: "paste".into(), text: one.into(), ..Input::default() }];
+    let (payload, _) = build(&inputs, &Session::default(), Lang::En, false);
+    assert!(report_from(&payload).missing.is_empty());
+}

@@ -101,12 +101,18 @@ pub struct HitRef {
 pub(crate) struct Why {
     pub hits: BTreeSet<(HitRef, usize)>,
     pub facts: BTreeSet<usize>,
+    /// Facts the verdict was measured against without being its evidence:
+    /// the majority an odd value differs from, the other owner of a
+    /// duplicate. Not cited, but a share link must carry them, or the
+    /// finding cannot be derived again from the link.
+    pub context: BTreeSet<usize>,
 }
 
 impl Why {
     pub fn extend(&mut self, other: Why) {
         self.hits.extend(other.hits);
         self.facts.extend(other.facts);
+        self.context.extend(other.context);
     }
 }
 
@@ -308,6 +314,8 @@ impl FactCond {
                 ok
             })
             .collect();
+        // For the comparing quantifiers, the facts compared with.
+        let mut compared: Vec<usize> = Vec::new();
         let chosen: Vec<usize> = match self.quant {
             Quant::Some => passing,
             Quant::Every => {
@@ -316,13 +324,26 @@ impl FactCond {
                 }
                 passing
             }
-            Quant::Differs => odd_ones_out(ev, &passing),
+            Quant::Differs => {
+                let odd = odd_ones_out(ev, &passing);
+                if !odd.is_empty() {
+                    compared = passing;
+                }
+                odd
+            }
             Quant::DiffersPerSubject => {
                 let mut by_subject: BTreeMap<Option<&str>, Vec<usize>> = BTreeMap::new();
                 for &i in &passing {
                     by_subject.entry(ev.facts[i].subject.as_deref()).or_default().push(i);
                 }
-                let mut out: Vec<usize> = by_subject.values().flat_map(|list| odd_ones_out(ev, list)).collect();
+                let mut out = Vec::new();
+                for list in by_subject.values() {
+                    let odd = odd_ones_out(ev, list);
+                    if !odd.is_empty() {
+                        out.extend(odd);
+                        compared.extend(list.iter().copied());
+                    }
+                }
                 out.sort_unstable();
                 out
             }
@@ -332,6 +353,8 @@ impl FactCond {
         if chosen.is_empty() {
             return false;
         }
+        let odd: HashSet<usize> = chosen.iter().copied().collect();
+        why.context.extend(compared.into_iter().filter(|i| !odd.contains(i)));
         why.facts.extend(chosen);
         why.extend(local);
         if let Some((_, refs)) = from {
