@@ -439,7 +439,7 @@ async function main() {
     check('the answered link step shows the DOWN line that answered it and states its conclusion',
       answered.includes('link status: DOWN') && await down.locator('.step[data-state="answered"] [data-conclusion]').count() >= 1, answered);
     const fixText = await down.locator('.fixes').innerText().catch(() => '');
-    known('the DOWN card (card 2 in the example) is named in the fix (issue 14; rule templates)', /-i 2\b/.test(fixText) && !fixText.includes('<id>'),
+    check('the DOWN card (card 2 in the example) is named in the fix', /-i 2\b/.test(fixText) && !fixText.includes('<id>'),
       fixText.replace(/\s+/g, ' ').slice(0, 160));
     check('example: the next open step offers answers and a paste box',
       await down.locator('.step[data-next] textarea.step-paste').count() === 1);
@@ -538,9 +538,9 @@ async function main() {
     await page.locator('[data-share] input[data-action="excerpts"]').check();
     await page.waitForFunction(() => document.querySelector('[data-share] pre.payload')?.textContent.includes('"excerpts"'), null, { timeout: 3000 }).catch(() => {});
     const p2 = await page.locator('[data-share] pre.payload').textContent();
-    known('bare host names learned from the prompt are replaced (issue 14; engine redact.rs)', !p2.includes('ascend-node-17'),
+    check('bare host names learned from the prompt are replaced', !p2.includes('ascend-node-17'),
       'the excerpt keeps "ascend-node-17"');
-    known('user names learned from the prompt are replaced inside longer tokens (issue 14; engine redact.rs)', !p2.includes('jdoe'),
+    check('user names learned from the prompt are replaced inside longer tokens', !p2.includes('jdoe'),
       'the excerpt keeps "jdoe_runs"');
     await page.locator('[data-share] input[data-action="excerpts"]').uncheck();
 
