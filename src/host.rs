@@ -287,7 +287,7 @@ impl Host {
         let (Some(c), Some(ev)) = (&self.collected, &self.evaluation) else {
             return Reply::Shared { seq, fragment: String::new(), json: String::new(), mapping: Vec::new() };
         };
-        let (payload, mapping) = share::build_from(self.cat(), c, ev, &self.session, lang, excerpts);
+        let (payload, mapping) = share::build_from(self.cat(), c, ev, &self.session, lang, excerpts, &self.inputs);
         Reply::Shared {
             seq,
             fragment: share::encode(&payload),
@@ -415,6 +415,24 @@ mod tests {
         match r {
             Reply::Diagnosed(d) => *d,
             other => panic!("expected a diagnosis, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_share_with_excerpts_replaces_the_names_the_inputs_reveal() {
+        let log = "[jdoe@ascend-node-17 ~]$ tail -n 1 /data/jdoe_runs/plog.log\n\
+                   EI0006: [PID: 1292363] Getting socket times out. host ascend-node-17 peer 10.20.0.29 dir /data/jdoe_runs\n";
+        let mut h = Host::new();
+        diagnosed(h.diagnose(1, vec![text_input(1, log)], Session::default(), 0.0, &clock));
+        match h.share(2, Lang::En, true) {
+            Reply::Shared { json, mapping, .. } => {
+                assert!(json.contains("Getting socket times out"), "excerpts are on: {json}");
+                for secret in ["ascend-node-17", "jdoe", "10.20.0.29"] {
+                    assert!(!json.contains(secret), "{secret} in {json}");
+                    assert!(mapping.iter().any(|m| m.original == secret), "{secret} not in the preview");
+                }
+            }
+            other => panic!("{other:?}"),
         }
     }
 

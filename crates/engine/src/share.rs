@@ -173,7 +173,9 @@ pub fn build(inputs: &[crate::Input], session: &Session, lang: Lang, excerpts: b
 }
 
 /// Builds the payload from a diagnosis already made (the page keeps what it
-/// collected and evaluated, so sharing reads nothing twice).
+/// collected and evaluated, so sharing reads nothing twice). `inputs` are
+/// the texts it was made from: they only teach the redactor the names they
+/// reveal (see [`build`]).
 pub fn build_from(
     cat: &Catalogue,
     c: &Collected,
@@ -181,8 +183,9 @@ pub fn build_from(
     session: &Session,
     lang: Lang,
     excerpts: bool,
+    inputs: &[crate::Input],
 ) -> (Payload, Vec<Mapping>) {
-    build_payload(cat, c, evaluation, session, lang, excerpts, &[])
+    build_payload(cat, c, evaluation, session, lang, excerpts, inputs)
 }
 
 /// Builds the payload; `inputs`, when given, teach the redactor the host and
