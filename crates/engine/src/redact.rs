@@ -160,6 +160,21 @@ fn ipv4_delimited(text: &str, start: usize, end: usize) -> bool {
     before_ok && after_ok
 }
 
+/// Placeholders of the usual form tried before the one-word fallback.
+const PLACEHOLDER_TRIES: u32 = 32;
+
+fn kind_word(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Ipv4 => "ip",
+        Kind::Ipv6 => "ipv6",
+        Kind::Mac => "mac",
+        Kind::Email => "email",
+        Kind::Token => "token",
+        Kind::Host => "host",
+        Kind::User => "user",
+    }
+}
+
 /// Whether an original value stands as a whole token anywhere in the
 /// placeholder `p` (`host-2` in `host-2.example`, `user-1` in
 /// `user-1@example.com`): such a placeholder would put the original back.
@@ -430,6 +445,9 @@ pub struct Redactor {
     /// Every sensitive value seen in the texts; placeholders avoid them.
     originals: HashSet<String>,
     counters: HashMap<Kind, u32>,
+    /// Kinds whose usual placeholder form an original blocks (see
+    /// [`PLACEHOLDER_TRIES`]): they get one-word placeholders from then on.
+    one_word: HashSet<Kind>,
     /// Values replaced wherever they occur (not only where a pattern finds
     /// them): everything found or learned, in a stable order.
     known: BTreeMap<String, Kind>,
@@ -488,7 +506,9 @@ impl Redactor {
         if let Some(p) = self.map.get(&(kind, original.to_string())) {
             return p.clone();
         }
+        let mut tries = 0;
         loop {
+            tries += 1;
             let n = {
                 let c = self.counters.entry(kind).or_insert(0);
                 *c += 1;
@@ -524,6 +544,14 @@ impl Redactor {
                 }
                 Kind::User => format!("user-{n}"),
             };
+            // When a real name is a word of every placeholder of the form
+            // (a host called `host`, a user called `user`, a host `db8`),
+            // no `n` helps: fall back to one word, which only an identical
+            // original can block, so the loop ends.
+            if tries > PLACEHOLDER_TRIES {
+                self.one_word.insert(kind);
+            }
+            let p = if self.one_word.contains(&kind) { format!("redacted{}{n}", kind_word(kind)) } else { p };
             if !contains_original(&p, &self.originals) {
                 self.map.insert((kind, original.to_string()), p.clone());
                 self.order.push((kind, original.to_string()));
@@ -687,6 +715,10 @@ mod tests {
         // Nor contain one as a whole token: `host-2` is a real host here.
         let out = redact_all(&["[root@host-2 ~]# x\n[root@gpu.n1 ~]# y\nfrom jdoe@user-1"]);
         assert_eq!(out[0], "[root@host-1 ~]# x\n[root@host-3.example ~]# y\nfrom user-2@host-4", "{}", out[0]);
+        // A host called `host`: every `host-N` holds it, so a one-word placeholder (found by the redact fuzz target: it hung).
+        let out = redact_all(&["[root@host ~]# x\n[root@gpu-n1 ~]# y\n"]);
+        assert!(!out[0].contains("host ") && !out[0].contains("gpu-n1"), "{}", out[0]);
+        assert!(out[0].contains("[root@redactedhost"), "{}", out[0]);
     }
 
     #[test]
