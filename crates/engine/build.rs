@@ -1,9 +1,20 @@
 //! Embeds every rule file under `rules/` (at the workspace root) into the
-//! engine: writes `$OUT_DIR/rule_files.rs`, a sorted list of
-//! `(path, include_str!(…))` pairs (`RULE_FILES`; the CANN code table under
-//! `rules/cann/` is not a rule and is embedded by `crate::cann`). Sorting keeps the build reproducible.
+//! engine: writes `$OUT_DIR/rule_files.rs`, a sorted list of `(path, JSON)`
+//! pairs (`RULE_FILES`; the CANN code table under `rules/cann/` is not a
+//! rule: it goes to `$OUT_DIR/cann_codes.json`, embedded by `crate::cann`).
+//! Sorting keeps the build reproducible.
+//!
+//! Each file is parsed here, with the engine's own YAML tree (`src/yaml.rs`,
+//! the same resolution of plain scalars as at run time), and embedded as the
+//! JSON the rule schema is read from: startup then reads JSON instead of
+//! parsing YAML (about half of loading the catalogue in wasm). A rule file
+//! that is not valid YAML fails the build, naming its file, line and column.
 
 use std::path::{Path, PathBuf};
+
+#[allow(dead_code)]
+#[path = "src/yaml.rs"]
+mod yaml;
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
@@ -31,10 +42,26 @@ fn main() {
     for f in &files {
         let rel = f.strip_prefix(&rules_dir).unwrap().to_string_lossy().replace('\\', "/");
         if !rel.starts_with("cann/") {
-            src.push_str(&format!("    ({:?}, include_str!({:?})),\n", rel, f.to_string_lossy()));
+            let text = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("rules/{rel}: {e}"));
+            let json = match yaml::parse(&text) {
+                Ok(Some(tree)) => serde_json::to_string(&yaml::to_json(&tree)).expect("JSON"),
+                Ok(None) => panic!("rules/{rel}: empty file"),
+                Err(e) => panic!("rules/{rel}:{}:{}: {}", e.line, e.col, e.message),
+            };
+            src.push_str(&format!("    ({:?}, {:?}),\n", rel, json));
         }
     }
     src.push_str("];\n");
+    // The CANN code table, the same way (crate::cann reads it on first use).
+    let cann = rules_dir.join("cann/codes.yaml");
+    println!("cargo:rerun-if-changed={}", cann.display());
+    let text = std::fs::read_to_string(&cann).expect("rules/cann/codes.yaml");
+    let json = match yaml::parse(&text) {
+        Ok(Some(tree)) => serde_json::to_string(&yaml::to_json(&tree)).expect("JSON"),
+        Ok(None) => panic!("rules/cann/codes.yaml: empty file"),
+        Err(e) => panic!("rules/cann/codes.yaml:{}:{}: {}", e.line, e.col, e.message),
+    };
+    std::fs::write(PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("cann_codes.json"), json).unwrap();
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("rule_files.rs");
     std::fs::write(out, src).unwrap();
 }

@@ -142,13 +142,13 @@ impl CodeTable {
     }
 }
 
-/// `rules/cann/codes.yaml`, embedded.
-pub const TABLE: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../rules/cann/codes.yaml"));
+/// `rules/cann/codes.yaml`, embedded as the JSON build.rs made of it.
+pub const TABLE_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/cann_codes.json"));
 
-/// The embedded table, parsed once. A broken table is empty (and fails the tests).
+/// The embedded table, read once. A broken table is empty (and fails the tests).
 pub fn table() -> &'static CodeTable {
     static T: OnceLock<CodeTable> = OnceLock::new();
-    T.get_or_init(|| CodeTable::parse(TABLE).unwrap_or_default())
+    T.get_or_init(|| serde_json::from_str(TABLE_JSON).unwrap_or_default())
 }
 
 /// `log.cann_code` facts for the codes on a line.

@@ -8,7 +8,7 @@
 //! working.
 
 use crate::rules::eval::Expr;
-use crate::rules::{compile_rule, parse_rule_tree, Rule, RuleError};
+use crate::rules::{compile_rule, parse_embedded_rule, parse_rule_tree, Rule, RuleError};
 use crate::signatures::SignatureSet;
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -98,7 +98,9 @@ impl Catalogue {
                 continue;
             }
             let check = is_extra || !builtin;
-            let c = match parse_rule_tree(file, src).and_then(|p| compile_rule(file, p, &mut patterns, check)) {
+            // The embedded files are JSON made at build time (see build.rs).
+            let parsed = if builtin && !is_extra { parse_embedded_rule(file, src) } else { parse_rule_tree(file, src) };
+            let c = match parsed.and_then(|p| compile_rule(file, p, &mut patterns, check)) {
                 Ok(c) => c,
                 Err(e) => {
                     errors.push(e);
@@ -212,7 +214,8 @@ pub fn pack_version() -> &'static str {
     catalogue().version()
 }
 
-/// The embedded rule files, `(path under rules/, contents)`.
+/// The embedded rule files, `(path under rules/, the file as JSON)` (build.rs
+/// parses the YAML at build time).
 pub fn rule_files() -> &'static [(&'static str, &'static str)] {
     RULE_FILES
 }
