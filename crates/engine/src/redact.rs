@@ -622,12 +622,19 @@ impl Redactor {
         }
         // Leftmost first; at one position the longest.
         found.sort_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
+        // Overlapping finds become one span, replaced as the first's kind:
+        // cutting at the first's end could leave half of the other (a known
+        // `b::2` would leave `.168.100.110` of `b::2.168.100.110`).
+        let mut spans: Vec<Found> = Vec::with_capacity(found.len());
+        for f in found {
+            match spans.last_mut() {
+                Some(last) if f.start < last.end => last.end = last.end.max(f.end),
+                _ => spans.push(f),
+            }
+        }
         let mut out = String::with_capacity(text.len());
         let mut at = 0;
-        for f in found {
-            if f.start < at {
-                continue;
-            }
+        for f in spans {
             out.push_str(&text[at..f.start]);
             let original = &text[f.start..f.end];
             // One value, one kind: what it was first known as.
@@ -702,6 +709,9 @@ mod tests {
         assert_eq!(out[0], "LISTEN 0 4096 [::ffff:192.0.2.1]:6379 [::FFFF:127.0.0.1]:1 2001:db8::1");
         // Inside text another pattern claimed and kept.
         assert_eq!(redact_all(&["ipaddr:1/Users/92.168.100.116"])[0], "ipaddr:1/Users/192.0.2.1");
+        // A known value that overlaps an address is replaced together with it.
+        let out = redact_all(&["x b::2 y", "ipaddrb::2.168.100.110"]);
+        assert_eq!(out[1], "ipaddr2001:db8::2", "{out:?}");
         // Glued to a word or a longer dotted number it is not an address.
         let text = "v10.2.0.7 1.10.2.0.7x build10.2.0.7";
         assert_eq!(redact_all(&[text])[0], text);
