@@ -85,6 +85,10 @@ const COLUMNS: &[Column] = &[
 /// says so in a few words).
 const MAX_VALUE: usize = 200;
 
+/// Missing nodes named at most; past it the list ends with `+N`, the count
+/// of the rest (a bundle can name any number of hosts that never joined).
+pub const MAX_MISSING: usize = 256;
+
 fn clip_value(v: String) -> String {
     if v.len() <= MAX_VALUE {
         return v;
@@ -168,13 +172,15 @@ pub fn summary(
     }
     let rows =
         nodes.iter().enumerate().map(|(i, n)| (n.clone(), columns.iter().map(|c| c[i].clone()).collect())).collect();
-    let missing = facts
+    let all: BTreeSet<String> = facts
         .iter()
         .filter(|f| f.name == "cluster.missing_node")
         .filter_map(|f| f.subject.clone().filter(|s| s != "?"))
-        .collect::<BTreeSet<_>>()
-        .into_iter()
         .collect();
+    let mut missing: Vec<String> = all.iter().take(MAX_MISSING).cloned().collect();
+    if all.len() > MAX_MISSING {
+        missing.push(format!("+{}", all.len() - MAX_MISSING));
+    }
     Some(Summary { checks, rows, missing })
 }
 
@@ -203,5 +209,17 @@ mod tests {
         assert_eq!(row("ascend-node-1")[col("torch-npu")].status, crate::report::ClusterStatus::Ok);
         assert_eq!(row("ascend-node-3")[col("tls")].status, crate::report::ClusterStatus::Fail);
         assert_eq!(s.missing, vec!["ascend-node-4".to_string()]);
+    }
+
+    #[test]
+    fn a_bundle_naming_thousands_of_missing_hosts_lists_a_bounded_few() {
+        let text = include_str!("../tests/fixtures/node-stack-version-differs--three-node-bundle.txt");
+        let many: String = (0..3000).map(|i| format!("missing: ghost-{i:04}\n")).collect();
+        let text = text.replacen("missing: ascend-node-4\n", &many, 1);
+        assert!(text.contains("ghost-2999"));
+        let s = crate::diagnose(&text).cluster.expect("a bundle has a summary");
+        assert_eq!(s.missing.len(), super::MAX_MISSING + 1);
+        assert_eq!(s.missing.last().map(String::as_str), Some(&*format!("+{}", 3000 - super::MAX_MISSING)));
+        assert_eq!(s.missing[0], "ghost-0000");
     }
 }

@@ -323,7 +323,15 @@ fn find_all(text: &str) -> Vec<Found> {
                     out.push(Found { kind: Kind::Ipv6, start: m.start(), end: v4_end });
                 }
             } else if !keep_ipv6(m.as_str()) {
-                push(Kind::Ipv6, Some(m));
+                // A dotted tail that is no IPv4 address (`b::c.168.100.110`)
+                // goes with the address: left behind, it could join the
+                // placeholder's last group into an original address.
+                let tail = match text.as_bytes().get(m.end()) {
+                    Some(b'.') => 1 + ipv4_run(&text[m.end() + 1..]).len(),
+                    _ => 0,
+                };
+                let end = if tail > 1 { m.end() + tail } else { m.end() };
+                out.push(Found { kind: Kind::Ipv6, start: m.start(), end });
             }
         } else if let Some(m) = c.name("ipv4") {
             if ipv4_delimited(text, m.start(), m.end()) && !keep_ipv4(m.as_str()) {
@@ -715,6 +723,13 @@ mod tests {
         // Glued to a word or a longer dotted number it is not an address.
         let text = "v10.2.0.7 1.10.2.0.7x build10.2.0.7";
         assert_eq!(redact_all(&[text])[0], text);
+    }
+
+    #[test]
+    fn a_dotted_tail_after_an_ipv6_address_goes_with_it() {
+        // The placeholder of `b::c` followed by the tail would spell `2.168.100.110`.
+        let out = redact_all(&["a b::2.168.100.110 x\nb b::c.168.100.110 y"]);
+        assert!(!out[0].contains(".168.100.110"), "{out:?}");
     }
 
     #[test]

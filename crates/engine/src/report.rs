@@ -224,7 +224,8 @@ pub struct ClusterSummary {
     pub checks: Vec<Check>,
     /// One row per node: its name and a cell per check.
     pub rows: Vec<(String, Vec<Cell>)>,
-    /// Nodes that should be in the cluster and are not.
+    /// Nodes that should be in the cluster and are not, at most
+    /// [`crate::cluster::MAX_MISSING`]; then a last entry `+N` counts the rest.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub missing: Vec<String>,
 }
