@@ -27,7 +27,11 @@ fuzz_target!(|data: &[u8]| {
             "placeholder {} equals an original",
             m.placeholder
         );
-        assert!(!roll_doctor_fuzz::has_token(&joined, &m.original), "{:?} survived: {joined:?}", m.original);
+        // IPv4 addresses are checked above, as the redactor delimits them
+        // (`7.0.0.1` inside `127.0.0.1` is not that address).
+        if m.kind != roll_doctor_engine::redact::Kind::Ipv4 {
+            assert!(!roll_doctor_fuzz::has_token(&joined, &m.original), "{:?} survived: {joined:?}", m.original);
+        }
     }
     for (i, a) in texts.iter().enumerate() {
         for (j, b) in texts.iter().enumerate().skip(i + 1) {

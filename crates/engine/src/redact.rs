@@ -160,6 +160,16 @@ fn ipv4_delimited(text: &str, start: usize, end: usize) -> bool {
     before_ok && after_ok
 }
 
+/// Whether `start..end` continues a longer number on either side: a digit,
+/// or a dot with a digit beyond it (`1` + `27.0.0.1`, `1.` + `7.0.0.1`).
+fn inside_number(text: &str, start: usize, end: usize) -> bool {
+    let b = text.as_bytes();
+    let digit = |i: Option<usize>| i.and_then(|i| b.get(i)).is_some_and(u8::is_ascii_digit);
+    let before = start > 0 && (digit(Some(start - 1)) || b[start - 1] == b'.' && digit(start.checked_sub(2)));
+    let after = digit(Some(end)) || b.get(end) == Some(&b'.') && digit(Some(end + 1));
+    before || after
+}
+
 /// Placeholders of the usual form tried before the one-word fallback.
 const PLACEHOLDER_TRIES: u32 = 32;
 
@@ -277,6 +287,10 @@ fn replaceable(text: &str, at: usize, value: &str, kind: Kind) -> bool {
         // A user name is replaced inside longer words too (`jdoe_exp3`), unless very short.
         Kind::User => value.len() >= MIN_USER_IN_WORD || whole_word,
         Kind::Host => whole_word,
+        // As the pattern sees addresses: a known `7.0.0.1` inside `127.0.0.1`
+        // is part of another (kept) address, not this one.
+        // Glued to letters (`a10.0.7.7`) it is still replaced.
+        Kind::Ipv4 => !inside_number(text, at, at + value.len()),
         _ => true,
     }
 }
@@ -288,8 +302,22 @@ struct Found {
     end: usize,
 }
 
+/// The run of hex digits, colons and dots around `start..end`.
+fn hex_colon_run(text: &str, start: usize, end: usize) -> (usize, usize) {
+    let b = text.as_bytes();
+    let in_run = |c: u8| c.is_ascii_hexdigit() || c == b':' || c == b'.';
+    let before = b[..start].iter().rev().take_while(|&&c| in_run(c)).count();
+    let after = b[end..].iter().take_while(|&&c| in_run(c)).count();
+    // A trailing dot ends the sentence, not the address.
+    let after = after - b[end..end + after].iter().rev().take_while(|&&c| c == b'.').count().min(after);
+    (start - before, end + after)
+}
+
 fn find_all(text: &str) -> Vec<Found> {
     let mut out = Vec::new();
+    // Where the last IPv6 run taken whole ends: matches inside it are skipped,
+    // so a long run is walked once, not once per match in it.
+    let mut ipv6_covered = 0;
     for c in pattern().captures_iter(text) {
         let mut push = |kind, m: Option<regex::Match<'_>>| {
             if let Some(m) = m {
@@ -322,16 +350,16 @@ fn find_all(text: &str) -> Vec<Found> {
                 } else {
                     out.push(Found { kind: Kind::Ipv6, start: m.start(), end: v4_end });
                 }
+            } else if m.start() < ipv6_covered {
+                // Inside the run of an address already taken whole.
             } else if !keep_ipv6(m.as_str()) {
-                // A dotted tail that is no IPv4 address (`b::c.168.100.110`)
-                // goes with the address: left behind, it could join the
-                // placeholder's last group into an original address.
-                let tail = match text.as_bytes().get(m.end()) {
-                    Some(b'.') => 1 + ipv4_run(&text[m.end() + 1..]).len(),
-                    _ => 0,
-                };
-                let end = if tail > 1 { m.end() + tail } else { m.end() };
-                out.push(Found { kind: Kind::Ipv6, start: m.start(), end });
+                // The whole run of hex digits, colons and dots goes: a
+                // tail left behind (`.168.100.110` of `b::c.168.100.110`,
+                // the colons of `1::::`) could join the placeholder's last
+                // group into an original (`2001:db8::2.168.100.110`).
+                let (start, end) = hex_colon_run(text, m.start(), m.end());
+                ipv6_covered = end;
+                out.push(Found { kind: Kind::Ipv6, start, end });
             }
         } else if let Some(m) = c.name("ipv4") {
             if ipv4_delimited(text, m.start(), m.end()) && !keep_ipv4(m.as_str()) {
@@ -730,6 +758,13 @@ mod tests {
         // The placeholder of `b::c` followed by the tail would spell `2.168.100.110`.
         let out = redact_all(&["a b::2.168.100.110 x\nb b::c.168.100.110 y"]);
         assert!(!out[0].contains(".168.100.110"), "{out:?}");
+        // A known address inside a longer dotted number is not that address.
+        let out = redact_all(&["MASTER_ADDR=\u{e9}7.0.0.1", "MASTER_ADDR=127.0.0.1 v=1.7.0.0.1"]);
+        assert_eq!(out[1], "MASTER_ADDR=127.0.0.1 v=1.7.0.0.1");
+        assert!(!out[0].contains("7.0.0.1"), "{out:?}");
+        // Colons left after the placeholder of `1::` would spell `1::` again.
+        let out = redact_all(&["a 1:: b\nfw 1:::::: c"]);
+        assert!(!out[0].contains("::::"), "{out:?}");
     }
 
     #[test]
