@@ -640,6 +640,19 @@ impl Redactor {
             if let Some(kind) = kind.filter(|&k| replaceable(text, hit.start(), value, k)) {
                 out.push(Found { kind, start: hit.start(), end: hit.end() });
                 at = hit.end();
+            } else if let Some((end, kind)) =
+                value.char_indices().rev().map(|(e, _)| e).filter(|&e| e > 0).find_map(|e| {
+                    // The longest known value here is not replaceable (`a2-node-0`
+                    // glued to `2`): a shorter one at the same place may be (`a2`).
+                    self.known
+                        .get(&value[..e])
+                        .copied()
+                        .filter(|&k| replaceable(text, hit.start(), &value[..e], k))
+                        .map(|k| (e, k))
+                })
+            {
+                out.push(Found { kind, start: hit.start(), end: hit.start() + end });
+                at = hit.start() + end;
             } else {
                 // Try again one character on: a shorter name may start inside this one.
                 at = hit.start() + text[hit.start()..].chars().next().map_or(1, char::len_utf8);
@@ -791,6 +804,13 @@ mod tests {
         let out = r.redact(other);
         assert!(!out.contains("gpu-n1 ") && !out.contains("10.0.7.7") && !out.contains("jdoe"), "{out}");
         assert!(out.ends_with(" and gpu-n12"), "a longer name is another host: {out}");
+        // A longer known name that is not replaceable here leaves the shorter one at its place.
+        let teach = format!("[root@a2 ~]$ x\n[root@a2-node-0 ~]$ y\n{}", ips.join(" "));
+        let other = "cd /a2-node-02 ~";
+        let mut r = Redactor::for_texts(&[teach.as_str(), other]);
+        assert!(r.known.len() > FEW_KNOWN);
+        let out = r.redact(other);
+        assert!(!out.contains("/a2-"), "{out}");
     }
 
     #[test]
