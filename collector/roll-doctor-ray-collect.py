@@ -206,6 +206,8 @@ def node_block(label, output, failure):
 
 
 # ---------------------------------------------------------------- ray status
+NO_STATUS_RETRIES = 10  # times `ray status` is asked again while Ray has no status yet
+NO_STATUS_WAIT = 2.0  # seconds between those tries
 def ray_status(address, timeout=60):
     """`ray status` on this (head) node: (the command as run, its output)."""
     here = os.path.join(os.path.dirname(sys.executable), "ray")
@@ -218,9 +220,16 @@ def ray_status(address, timeout=60):
         args += ["--address", address]
         shown += " --address " + address
     try:
-        p = subprocess.run(exe + args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           timeout=timeout)
-        return shown, p.stdout.decode("utf-8", "replace").rstrip("\n")
+        # Ray publishes the cluster status a few seconds after it starts; until
+        # then `ray status` says so ("No cluster status. It may take a few
+        # seconds ..."). Ask again for a while rather than bundle that.
+        for attempt in range(NO_STATUS_RETRIES + 1):
+            p = subprocess.run(exe + args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               timeout=timeout)
+            out = p.stdout.decode("utf-8", "replace").rstrip("\n")
+            if "No cluster status" not in out or attempt == NO_STATUS_RETRIES:
+                return shown, out
+            time.sleep(NO_STATUS_WAIT)
     except subprocess.TimeoutExpired:
         return shown, "[roll-doctor] timed out after %ds" % timeout
     except OSError as e:
