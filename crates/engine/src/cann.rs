@@ -38,15 +38,17 @@ pub const FACTS: &[FactDef] = &[FactDef::new(
 )];
 
 /// The shapes a CANN code is printed in (ASCII semantics, one line), for the
-/// signature set: finds the lines that carry a code.
-pub const SIGNATURE: &str = r"\b[EW][0-9A-Z][0-9]{4}(?::\s|:$|\[PID: \d+\]|:? (?:Inner Error|Internal error))|\b[A-Z][A-Za-z_/]*\([EW][0-9A-Z][0-9]{4}\)|\([EW][0-9A-Z][0-9]{4}\):|^\s*[EW][0-9A-Z][0-9]{4}\s{2,}\S|detail:[EW][0-9A-Z][0-9]{4}\b";
+/// signature set: finds the lines that carry a code. A code may follow a
+/// literal `\n`: the error text of a log embedded in a JSON string (an HTTP
+/// 500 body from an inference server).
+pub const SIGNATURE: &str = r"(?:\b|\\n)[EW][0-9A-Z][0-9]{4}(?::\s|:$|\[PID: \d+\]|:? (?:Inner Error|Internal error))|\b[A-Z][A-Za-z_/]*\([EW][0-9A-Z][0-9]{4}\)|\([EW][0-9A-Z][0-9]{4}\):|^\s*[EW][0-9A-Z][0-9]{4}\s{2,}\S|detail:[EW][0-9A-Z][0-9]{4}\b";
 
 /// The same shapes, with the code captured.
 fn extractor() -> &'static regex::bytes::Regex {
     static RE: OnceLock<regex::bytes::Regex> = OnceLock::new();
     RE.get_or_init(|| {
         crate::pattern::compile(
-            r"\b([EW][0-9A-Z][0-9]{4})(?::\s|:$|\[PID: \d+\]|:? (?:Inner Error|Internal error))|\b[A-Z][A-Za-z_/]*\(([EW][0-9A-Z][0-9]{4})\)|\(([EW][0-9A-Z][0-9]{4})\):|^\s*([EW][0-9A-Z][0-9]{4})\s{2,}\S|detail:([EW][0-9A-Z][0-9]{4})\b",
+            r"(?:\b|\\n)([EW][0-9A-Z][0-9]{4})(?::\s|:$|\[PID: \d+\]|:? (?:Inner Error|Internal error))|\b[A-Z][A-Za-z_/]*\(([EW][0-9A-Z][0-9]{4})\)|\(([EW][0-9A-Z][0-9]{4})\):|^\s*([EW][0-9A-Z][0-9]{4})\s{2,}\S|detail:([EW][0-9A-Z][0-9]{4})\b",
         )
         .expect("the code extractor compiles")
     })
@@ -249,6 +251,11 @@ mod tests {
             ("[rank0]: EJ0003: [PID: 159] 2025-01-01 Failed to bind the IP port.", "EJ0003"),
             ("RuntimeError: Memory_Allocation_Failure(EL0004): Failed to allocate memory.", "EL0004"),
             ("E39999: Inner Error, Please contact support engineer!", "E39999"),
+            // vllm-project/vllm-ascend#4284: inside a JSON error body.
+            (
+                r#"500: {"detail":"NPU function error: c10_npu::SetDevice(device_index)\nE30006: 2025-11-19-11:14:58.516.606 Failed to verify the OPP\n"}"#,
+                "E30006",
+            ),
         ];
         for (line, code) in cases {
             assert_eq!(codes_in(line), vec![code.to_string()], "{line}");
@@ -266,6 +273,7 @@ mod tests {
             "rtMemcpy:ErrCode=107030, desc=[x]",
             "flake8: E501 line too long",
             "see EI0006 in the docs",
+            r"C:\nE30006 is a path",
             "te_rmsnorm_aae85c",
         ] {
             assert!(codes_in(line).is_empty(), "{line}");

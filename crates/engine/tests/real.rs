@@ -187,7 +187,9 @@ fn coverage_table() -> String {
          and `crates/engine/tests/real-holdout/` (kept aside, measured by\n\
          `cargo run -p roll-doctor-engine --example realworld`). Every case is a verbatim paste from a public\n\
          thread; its header names the repository, the issue or PR and the URL. A case counts for the id it\n\
-         expects first.\n\n\
+         expects first. A held-out round is measured once, before any rule is changed for it, and then\n\
+         joins the tuning cases; `crates/engine/tests/real-holdout/README.md` lists the rounds and their\n\
+         figures.\n\n\
          | rule id | real cases | held out | from |\n|---|---:|---:|---|\n",
     );
     for (id, (n, h, repos)) in &by_id {

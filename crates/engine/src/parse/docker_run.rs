@@ -36,7 +36,7 @@ pub const FACTS: &[FactDef] = &[
     FactDef::new("docker.image_platform", ValueType::Str, None, "hardware the image tag is built for (Str: A2 for `-910b-`/`main-a2`/`ascend-a2`, A3 for `-a3-`, 310P)"),
     FactDef::new("docker.device", ValueType::Str, Some("device path"), "a `--device` mapped into the container (Str host path); subject = the path"),
     FactDef::new("docker.davinci_count", ValueType::Int, None, "number of `/dev/davinciN` NPU devices a `docker run` maps (Int)"),
-    FactDef::new("docker.npu_access", ValueType::Str, None, "how the container gets NPUs (Str: privileged, ascend-runtime (`ASCEND_VISIBLE_DEVICES`/`--runtime ascend`), devices, none)"),
+    FactDef::new("docker.npu_access", ValueType::Str, None, "how the container gets NPUs (Str: privileged, ascend-runtime (`ASCEND_VISIBLE_DEVICES`/`--runtime ascend`), devices, nvidia (`--gpus`, `--runtime nvidia` or a CUDA image, and no NPU device: a GPU container), none)"),
     FactDef::new("docker.privileged", ValueType::Bool, None, "the container runs `--privileged` (Bool true)"),
     FactDef::new("docker.missing_device", ValueType::Str, Some("device path"), "an NPU device the container needs but `docker run` does not map (Str); subject = the path (`/dev/davinci_manager`, `/dev/devmm_svm`, `/dev/hisi_hdc`, or `/dev/davinciN` when none is mapped)"),
     FactDef::new("docker.missing_mount", ValueType::Str, Some("host path"), "a host driver path the container needs but `docker run` does not mount (Str); subject = the path (`/usr/local/Ascend/driver`, `/usr/local/dcmi`)"),
@@ -354,6 +354,13 @@ fn image_platform(image: &str) -> Option<&'static str> {
     }
 }
 
+/// An image built for CUDA (`vllm:0.7.3-python3.11-cuda12.4-debian12`,
+/// `nvidia/cuda:12.4.1-devel`): its tag or repository names CUDA.
+fn cuda_image(image: &str) -> bool {
+    let lower = image.to_ascii_lowercase();
+    lower.split(['/', ':', '-', '_', '.']).any(|p| p.starts_with("cuda") || p == "nvidia")
+}
+
 fn parse_run(run: &Run<'_>, start: usize, sink: &mut FactSink<'_>) {
     let w = &run.words;
     let head = run.line(&w[start.saturating_sub(1).min(w.len() - 1)]).clone();
@@ -361,6 +368,10 @@ fn parse_run(run: &Run<'_>, start: usize, sink: &mut FactSink<'_>) {
     let mut binds: Vec<(String, String, Line)> = Vec::new();
     let mut privileged = false;
     let mut runtime = false;
+    // `--gpus` / `--runtime nvidia`: a CUDA container. Pastes from GPU hosts
+    // share threads with Ascend ones; such a command lacks the NPU devices
+    // by design, which is not this container's problem.
+    let mut nvidia = false;
     let mut image: Option<(String, Line)> = None;
     let mut i = start;
     while i < w.len() {
@@ -446,6 +457,8 @@ fn parse_run(run: &Run<'_>, start: usize, sink: &mut FactSink<'_>) {
                 }
             }
             "--runtime" if v.to_ascii_lowercase().contains("ascend") => runtime = true,
+            "--runtime" if v.to_ascii_lowercase().contains("nvidia") => nvidia = true,
+            "--gpus" => nvidia = true,
             "--ulimit" => {
                 if let Some(n) = nofile(v) {
                     sink.push("docker.ulimit_nofile", None, FactValue::Int(n), &vline);
@@ -476,6 +489,8 @@ fn parse_run(run: &Run<'_>, start: usize, sink: &mut FactSink<'_>) {
         "ascend-runtime"
     } else if davinci > 0 {
         "devices"
+    } else if nvidia || image.as_ref().is_some_and(|(img, _)| cuda_image(img)) {
+        "nvidia"
     } else {
         "none"
     };
@@ -485,6 +500,9 @@ fn parse_run(run: &Run<'_>, start: usize, sink: &mut FactSink<'_>) {
         if let Some(p) = image_platform(img) {
             sink.push("docker.image_platform", None, FactValue::Str(p.into()), l);
         }
+    }
+    if access == "nvidia" {
+        return;
     }
     if !privileged && !runtime {
         if davinci == 0 {
@@ -614,6 +632,27 @@ mod tests {
         assert_eq!(get(&fs, "docker.env")[0].0.as_deref(), Some("ASCEND_RT_VISIBLE_DEVICES"));
         assert_eq!(get(&fs, "docker.env")[0].2, 2);
         assert_eq!(get(&fs, "docker.error")[0].2, 4);
+    }
+
+    #[test]
+    fn a_gpu_container_is_not_missing_npu_devices() {
+        // vllm-project/vllm#19543: a CUDA worker started with --gpus and the
+        // NVIDIA runtime.
+        for run in [
+            "docker run -d --network host --runtime=nvidia --gpus \"device=3\" vllm:0.7.3 -c \"ray start\"\n",
+            "docker run --gpus all -it img bash\n",
+            "docker run --runtime nvidia -it img bash\n",
+            "docker run -d --network host -v /data:/data vllm:0.7.3-python3.11-cuda12.4-debian12 -c \"ray start\"\n",
+        ] {
+            let fs = facts(run);
+            assert_eq!(get(&fs, "docker.npu_access")[0].1, "nvidia", "{run}");
+            assert!(get(&fs, "docker.missing_device").is_empty(), "{run}");
+            assert!(get(&fs, "docker.missing_mount").is_empty(), "{run}");
+        }
+        // An NPU device mapped as well: an NPU container after all.
+        let fs = facts("docker run --gpus all --device /dev/davinci0 img\n");
+        assert_eq!(get(&fs, "docker.npu_access")[0].1, "devices");
+        assert!(!get(&fs, "docker.missing_device").is_empty());
     }
 
     #[test]

@@ -60,7 +60,7 @@ pub const FACTS: &[FactDef] = &[
     FactDef::new("ray.resource_used", ValueType::Float, Some("resource"), "how much of a resource is in use, from `ray status`; subject = resource (NPU, CPU), value = Float"),
     FactDef::new("ray.nodes_active", ValueType::Int, None, "number of nodes in the Ray cluster from `ray status` (Active/Healthy plus Idle), Int"),
     FactDef::new("ray.nodes_pending", ValueType::Int, None, "number of nodes `ray status` lists as pending (being launched), Int"),
-    FactDef::new("ray.npu_absent", ValueType::Bool, None, "`ray status` lists resource totals but no NPU (and no GPU) line: Ray does not see any NPU on the cluster (Bool true; line = the Usage header)"),
+    FactDef::new("ray.npu_absent", ValueType::Bool, None, "`ray status` lists resource totals but no accelerator line (no NPU, GPU, TPU, …): Ray does not see any NPU on the cluster (Bool true; line = the Usage header)"),
 ];
 
 /// How strongly a command names this kind.
@@ -159,6 +159,15 @@ pub fn score(seg: &Segment) -> u8 {
     }
 }
 
+/// Resources that are not an accelerator count: CPUs, memory, and the labels
+/// Ray adds itself (`node:<ip>`, `accelerator_type:<model>` — a label next to
+/// the count, not the count).
+fn is_not_an_accelerator(name: &str) -> bool {
+    matches!(name, "CPU" | "memory" | "object_store_memory")
+        || name.starts_with("node:")
+        || name.to_ascii_lowercase().replace('_', "").starts_with("acceleratortype:")
+}
+
 /// Parses one segment.
 pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
     let mut section = Section::None;
@@ -241,8 +250,10 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
         sink.push("ray.nodes_pending", None, FactValue::Int(n), line);
     }
     if let Some(line) = usage_hdr {
-        // A GPU cluster is not an NPU cluster without NPUs.
-        if !usage_names.is_empty() && !usage_names.iter().any(|n| n == "NPU" || n == "GPU") {
+        // Only a cluster with no accelerator at all lacks its NPUs: one that
+        // registered GPUs (ray-no-npu-resources asks for Ascend evidence
+        // then), TPUs, HPUs or Neuron cores is another kind of cluster.
+        if !usage_names.is_empty() && usage_names.iter().all(|n| is_not_an_accelerator(n)) {
             sink.push("ray.npu_absent", None, FactValue::Bool(true), line);
         }
     }
@@ -302,6 +313,15 @@ Node: 192.168.1.1\n Usage:\n  5.0/20.0 CPU\n  0.0/8.0 NPU\n";
     fn a_gpu_cluster_is_not_missing_npus() {
         let t = "$ ray status\nResources\n--------\nTotal Usage:\n 0.0/128.0 CPU\n 0.0/8.0 GPU\n";
         assert!(get(&facts(t), "ray.npu_absent", None).is_none());
+    }
+
+    #[test]
+    fn a_tpu_cluster_is_not_missing_npus() {
+        // ray-project/ray#26066: a healthy TPU cluster.
+        let t = "$ ray status\nResources\n--------\nUsage:\n 0.0/960.0 CPU\n 0.0/4.0 TPU\n 0.00/1.2TiB memory\n";
+        assert!(get(&facts(t), "ray.npu_absent", None).is_none());
+        let t = "$ ray status\nResources\n--------\nUsage:\n 0.0/96.0 CPU\n 0.00/1.2TiB memory\n 0.00/9.3GiB object_store_memory\n";
+        assert!(get(&facts(t), "ray.npu_absent", None).is_some());
     }
 
     #[test]
