@@ -282,6 +282,12 @@ pub const ANSWER_FACTS: &[FactDef] = &[
         "the user says SOC_VERSION names another chip family than the node has",
     ),
     FactDef::new(
+        "answer.ray_npu_absent",
+        ValueType::Bool,
+        None,
+        "the user says `ray status` has no NPU line (asked in an NPU job's checks, so no other evidence that the host is an Ascend one is needed)",
+    ),
+    FactDef::new(
         "answer.nodes_missing",
         ValueType::Bool,
         None,
