@@ -666,6 +666,24 @@ impl Redactor {
         if found.is_empty() {
             return text.to_string();
         }
+        let mut out = self.replace(text, found);
+        // A placeholder glued to the text around it can spell an original
+        // again (`drevir_ut` → `user-1` before `92.168.100.113` gives
+        // `…user-192.168.100.113`): replace known originals in the output
+        // too. Placeholders are never originals, so this settles; the bound
+        // only guards against a mistake there.
+        for _ in 0..4 {
+            let again = self.find_known(&out);
+            if again.is_empty() {
+                break;
+            }
+            out = self.replace(&out, again);
+        }
+        out
+    }
+
+    /// `text` with the spans `found` replaced by their placeholders.
+    fn replace(&mut self, text: &str, mut found: Vec<Found>) -> String {
         // Leftmost first; at one position the longest.
         found.sort_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
         // Overlapping finds become one span, replaced as the first's kind:
@@ -743,6 +761,17 @@ mod tests {
             out[5],
             "(raylet, ip=192.0.2.2) listening on 127.0.0.1:6379 and 0.0.0.0:8265 via mirrors.huaweicloud.com"
         );
+    }
+
+    #[test]
+    fn a_placeholder_glued_to_digits_does_not_spell_an_original() {
+        // Found by the redact fuzz target: the user name before `92.168.100.113`
+        // became `user-1`, and `1` + `92.168.100.113` is a known address.
+        let out = redact_all(&[
+            "[drevir_ut@a2-node-01 ~]# hccn_tool -i 0 -ip -g\nipaddr:192.168.100.113\nipaddr:1drevir_ut92.168.100.113",
+        ]);
+        assert!(!out[0].contains("192.168.100.113"), "{}", out[0]);
+        assert!(!out[0].contains("drevir_ut"), "{}", out[0]);
     }
 
     #[test]
