@@ -240,7 +240,7 @@ async fn ctrl_enter_diagnoses_at_once_and_the_language_switch_shows_chinese() {
     assert!(root.query_selector(r#"[data-rule-id="hccl-connect-timeout"]"#).unwrap().is_some());
 
     click(&root, r#"button[data-lang="zh"]"#);
-    sleep(30).await;
+    until(WAIT, || text_of(&root).contains("HCCL 建链超时（EI0006）")).await;
     let t = text_of(&root);
     assert!(t.contains("HCCL 建链超时（EI0006）"), "Chinese title after the switch: {t}");
     assert!(!t.contains("HCCL link establishment timed out"), "no English title left");
@@ -251,8 +251,7 @@ async fn ctrl_enter_diagnoses_at_once_and_the_language_switch_shows_chinese() {
     assert_eq!(storage().get_item(LANG_KEY).unwrap().as_deref(), Some("zh"), "choice remembered");
 
     click(&root, r#"button[data-lang="en"]"#);
-    sleep(30).await;
-    assert!(text_of(&root).contains("HCCL link establishment timed out (EI0006)"));
+    assert!(until(WAIT, || text_of(&root).contains("HCCL link establishment timed out (EI0006)")).await);
     assert_eq!(html.get_attribute("lang").as_deref(), Some("en"));
     root.remove();
 }
@@ -278,7 +277,7 @@ async fn a_remembered_language_is_used_on_the_next_start() {
     storage().set_item(LANG_KEY, "zh").unwrap();
     let root = fresh_root();
     let _mounted = leptos::mount::mount_to(root.clone(), App);
-    sleep(10).await;
+    until(WAIT, || root.query_selector(r#"button[data-lang="zh"][aria-pressed="true"]"#).unwrap().is_some()).await;
     let pressed = root.query_selector(r#"button[data-lang="zh"][aria-pressed="true"]"#).unwrap();
     assert!(pressed.is_some(), "Chinese selected from localStorage");
     assert!(textarea(&root).placeholder().contains("粘贴"), "Chinese placeholder");
@@ -339,7 +338,7 @@ async fn clear_can_be_undone_and_puts_the_focus_in_the_input() {
     expect(&root, "[data-hint]").await;
     assert_eq!(textarea(&root).value(), "", "Clear empties the input");
     assert!(storage().get_item(INPUTS_KEY).unwrap().is_none(), "Clear forgets the saved inputs");
-    sleep(50).await;
+    until(WAIT, || active() == Some(textarea(&root).into())).await;
     assert_eq!(active(), Some(textarea(&root).into()), "focus in the emptied input");
     let notice = expect(&root, "[data-notice]").await;
     assert!(notice.text_content().unwrap().contains("cleared"), "{}", notice.text_content().unwrap());
@@ -405,7 +404,7 @@ async fn clicking_an_answer_updates_only_what_changed_and_can_be_taken_back() {
     let step = r#"[data-rule-id="hccl-connect-timeout"] .step[data-step-id="link"]"#;
     click(&root, &format!(r#"{step} button[data-answer="some-down"]"#));
     expect(&root, r#"[data-rule-id="hccl-link-down"]"#).await;
-    sleep(50).await;
+    until(WAIT, || rule_ids(&root).first().map(String::as_str) == Some("hccl-link-down")).await;
     let ids = rule_ids(&root);
     assert_eq!(ids.first().map(String::as_str), Some("hccl-link-down"), "answer adds the fact: {ids:?}");
     let still = root.query_selector(r#"[data-rule-id="ulimit-too-low"]"#).unwrap().unwrap();
@@ -433,7 +432,7 @@ async fn clicking_an_answer_updates_only_what_changed_and_can_be_taken_back() {
 
     // the clicked answer (now a consequence's step) in Chinese
     click(&root, r#"button[data-lang="zh"]"#);
-    sleep(30).await;
+    until(WAIT, || text_of(&root).contains("你的回答")).await;
     let down = root.query_selector(r#"article[data-rule-id="hccl-link-down"]"#).unwrap().unwrap();
     assert!(down.text_content().unwrap().contains("你的回答"), "answer evidence in the user's language");
     click(&root, r#"button[data-lang="en"]"#);
@@ -466,7 +465,7 @@ async fn symptoms_filter_by_words_and_error_code_and_walk_their_tree() {
     let all = root.query_selector_all("button[data-symptom]").unwrap().length();
     filter.set_value("ei0006");
     fire(&filter, "input");
-    sleep(30).await;
+    until(WAIT, || root.query_selector_all("button[data-symptom]").unwrap().length() < all / 3).await;
     let by_code = root.query_selector_all("button[data-symptom]").unwrap().length();
     assert!(by_code >= 1 && by_code < all / 3, "filtered by code: {by_code} of {all}");
     assert!(root.query_selector(r#"button[data-symptom="hccl-connect-timeout"]"#).unwrap().is_some());
@@ -585,8 +584,7 @@ async fn a_corrupt_link_says_so_and_keeps_the_local_input() {
         expect(&root, r#"[data-rule-id="hccl-connect-timeout"]"#).await;
         assert_eq!(storage().get_item(INPUTS_KEY).unwrap().as_deref(), Some(saved.as_str()), "saved inputs untouched");
         click(&root, r#"button[data-action="dismiss-link-error"]"#);
-        sleep(20).await;
-        assert!(root.query_selector("[data-link-error]").unwrap().is_none());
+        assert!(until(WAIT, || root.query_selector("[data-link-error]").unwrap().is_none()).await);
         root.remove();
     }
     storage().set_item(LANG_KEY, "zh").unwrap();
@@ -638,7 +636,7 @@ async fn the_log_view_opens_at_a_line_searches_and_keeps_the_focus() {
         "the whole (short) input"
     );
     assert!(view.query_selector(r#"li.ev[data-line="12"]"#).unwrap().is_some(), "other evidence marked");
-    sleep(50).await;
+    until(WAIT, || active().is_some_and(|a| a.closest(".logview").unwrap().is_some())).await;
     assert!(active().is_some_and(|a| a.closest(".logview").unwrap().is_some()), "the dialog has the focus");
 
     // search: the next line holding the words, wrapping round
@@ -676,7 +674,7 @@ async fn inputs_survive_a_reload_with_labels_and_kind_choices() {
         let _mounted = leptos::mount::mount_to(root.clone(), App);
         diagnose(&root, EI0006).await;
         click(&root, r#"button[data-action="add-input"]"#);
-        sleep(20).await;
+        until(WAIT, || root.query_selector_all("textarea.paste").unwrap().length() == 2).await;
         let areas = root.query_selector_all("textarea.paste").unwrap();
         assert_eq!(areas.length(), 2);
         let second: HtmlTextAreaElement = areas.item(1).unwrap().unchecked_into();
@@ -702,7 +700,7 @@ async fn inputs_survive_a_reload_with_labels_and_kind_choices() {
     }
     let root = fresh_root();
     let _mounted = leptos::mount::mount_to(root.clone(), App);
-    sleep(10).await;
+    until(WAIT, || root.query_selector_all("textarea.paste").unwrap().length() == 2).await;
     let areas = root.query_selector_all("textarea.paste").unwrap();
     assert_eq!(areas.length(), 2, "both inputs restored");
     assert_eq!(areas.item(0).unwrap().unchecked_into::<HtmlTextAreaElement>().value(), EI0006);
