@@ -700,7 +700,15 @@ async fn inputs_survive_a_reload_with_labels_and_kind_choices() {
     }
     let root = fresh_root();
     let _mounted = leptos::mount::mount_to(root.clone(), App);
-    until(WAIT, || root.query_selector_all("textarea.paste").unwrap().length() == 2).await;
+    // The labels' values are set after the inputs render: wait for the second one.
+    let label_of = |i: u32| {
+        root.query_selector_all("input.slot-label")
+            .unwrap()
+            .item(i)
+            .map(|e| e.unchecked_into::<HtmlInputElement>().value())
+            .unwrap_or_default()
+    };
+    until(WAIT, || root.query_selector_all("textarea.paste").unwrap().length() == 2 && label_of(1) == "node-2").await;
     let areas = root.query_selector_all("textarea.paste").unwrap();
     assert_eq!(areas.length(), 2, "both inputs restored");
     assert_eq!(areas.item(0).unwrap().unchecked_into::<HtmlTextAreaElement>().value(), EI0006);
