@@ -674,7 +674,11 @@ async fn inputs_survive_a_reload_with_labels_and_kind_choices() {
         let _mounted = leptos::mount::mount_to(root.clone(), App);
         diagnose(&root, EI0006).await;
         click(&root, r#"button[data-action="add-input"]"#);
-        until(WAIT, || root.query_selector_all("textarea.paste").unwrap().length() == 2).await;
+        until(WAIT, || {
+            root.query_selector_all("textarea.paste").unwrap().length() == 2
+                && root.query_selector_all("input.slot-label").unwrap().length() == 2
+        })
+        .await;
         let areas = root.query_selector_all("textarea.paste").unwrap();
         assert_eq!(areas.length(), 2);
         let second: HtmlTextAreaElement = areas.item(1).unwrap().unchecked_into();
