@@ -38,20 +38,16 @@ pub const FACTS: &[FactDef] = &[FactDef::new(
 )];
 
 /// The shapes a CANN code is printed in (ASCII semantics, one line), for the
-/// signature set: finds the lines that carry a code. A code may follow a
+/// signature set: finds the lines that carry a code, and captures the code
+/// (one group per shape; the set ignores the groups). A code may follow a
 /// literal `\n`: the error text of a log embedded in a JSON string (an HTTP
 /// 500 body from an inference server).
-pub const SIGNATURE: &str = r"(?:\b|\\n)[EW][0-9A-Z][0-9]{4}(?::\s|:$|\[PID: \d+\]|:? (?:Inner Error|Internal error))|\b[A-Z][A-Za-z_/]*\([EW][0-9A-Z][0-9]{4}\)|\([EW][0-9A-Z][0-9]{4}\):|^\s*[EW][0-9A-Z][0-9]{4}\s{2,}\S|detail:[EW][0-9A-Z][0-9]{4}\b";
+pub const SIGNATURE: &str = r"(?:\b|\\n)([EW][0-9A-Z][0-9]{4})(?::\s|:$|\[PID: \d+\]|:? (?:Inner Error|Internal error))|\b[A-Z][A-Za-z_/]*\(([EW][0-9A-Z][0-9]{4})\)|\(([EW][0-9A-Z][0-9]{4})\):|^\s*([EW][0-9A-Z][0-9]{4})\s{2,}\S|detail:([EW][0-9A-Z][0-9]{4})\b";
 
-/// The same shapes, with the code captured.
+/// [`SIGNATURE`], compiled once to read the codes out of a line.
 fn extractor() -> &'static regex::bytes::Regex {
     static RE: OnceLock<regex::bytes::Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        crate::pattern::compile(
-            r"(?:\b|\\n)([EW][0-9A-Z][0-9]{4})(?::\s|:$|\[PID: \d+\]|:? (?:Inner Error|Internal error))|\b[A-Z][A-Za-z_/]*\(([EW][0-9A-Z][0-9]{4})\)|\(([EW][0-9A-Z][0-9]{4})\):|^\s*([EW][0-9A-Z][0-9]{4})\s{2,}\S|detail:([EW][0-9A-Z][0-9]{4})\b",
-        )
-        .expect("the code extractor compiles")
-    })
+    RE.get_or_init(|| crate::pattern::compile(SIGNATURE).expect("the code pattern compiles"))
 }
 
 /// The codes printed on a line, in order, each once.
