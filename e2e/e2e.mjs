@@ -51,6 +51,9 @@ EI0006: [PID: 1292363] Getting socket times out. host ascend-node-17 peer 10.20.
 `;
 const HEALTHY = '[INFO] HCCL(60570,python):2025-04-08-18:07:20.444.436 hccl init success\n';
 const EVIL = '<script>alert("xss")</script><img src=x onerror="alert(2)"> EI0006: Getting socket times out. <b>bold</b>';
+// How long a check waits for what it expects to appear (or go). It returns as soon as the state
+// is there, so a long bound costs nothing when the page is right and spares a slow CI machine.
+const WAIT = 15_000;
 const RULE = 'hccl-connect-timeout';
 const TITLE_EN = 'HCCL link establishment timed out (EI0006)';
 const TITLE_ZH = 'HCCL 建链超时（EI0006）';
@@ -315,7 +318,7 @@ async function main() {
     const area = page.locator('textarea.paste').first();
     const clear = async () => {
       await page.locator('button[data-action="clear"]').click();
-      await page.locator('[data-hint]').waitFor({ timeout: 5000 }).catch(() => {});
+      await page.locator('[data-hint]').waitFor({ timeout: WAIT }).catch(() => {});
     };
     check('page starts: paste area, initial hint and symptom list', await page.locator('[data-hint]').count() === 1
       && await page.locator('[data-symptoms] details.sym-group').first().waitFor({ timeout: 10_000 }).then(() => true, () => false)
@@ -347,7 +350,7 @@ async function main() {
     // diagnosis as you type (debounced)
     await area.fill(LOG);
     const f = page.locator(FINDING);
-    await f.waitFor({ timeout: 5000 }).catch(() => {});
+    await f.waitFor({ timeout: WAIT }).catch(() => {});
     check(`typing a log shows ${RULE}`, await f.count() === 1);
     check('finding is an error with the English title and a severity badge', (await f.getAttribute('data-severity')) === 'error'
       && (await f.locator('.finding-title').innerText()).trim() === TITLE_EN
@@ -361,7 +364,7 @@ async function main() {
     // evidence line -> log view at that line, search, focus kept inside, Escape
     await f.locator('.evidence button.ln[data-line="3"]').click();
     const hl = page.locator('[data-logview] li.hl');
-    await hl.waitFor({ timeout: 5000 }).catch(() => {});
+    await hl.waitFor({ timeout: WAIT }).catch(() => {});
     check('clicking an evidence line opens the log view at that line',
       (await hl.getAttribute('data-line')) === '3' && (await hl.innerText()).includes('Getting socket times out')
       && await hl.evaluate((el) => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }));
@@ -370,7 +373,7 @@ async function main() {
     check('Tab stays inside the log view', await page.evaluate(() => !!document.activeElement?.closest('.logview')));
     await page.locator('[data-logview] input.log-query').fill('wait socket');
     await page.locator('[data-logview] input.log-query').press('Enter');
-    await page.locator('[data-logview] li.hl[data-line="2"]').waitFor({ timeout: 5000 }).catch(() => {});
+    await page.locator('[data-logview] li.hl[data-line="2"]').waitFor({ timeout: WAIT }).catch(() => {});
     check('the log view searches the input', await page.locator('[data-logview] li.hl[data-line="2"]').count() === 1
       && (await page.locator('[data-logview] [data-matches]').getAttribute('data-matches')) === '1');
     await page.keyboard.press('Escape');
@@ -379,18 +382,18 @@ async function main() {
 
     // immediate diagnosis with Ctrl+Enter; healthy input gives the empty state
     await diagnose(page, HEALTHY);
-    await page.locator('[data-empty]').waitFor({ timeout: 5000 }).catch(() => {});
+    await page.locator('[data-empty]').waitFor({ timeout: WAIT }).catch(() => {});
     check('Ctrl+Enter diagnoses at once: healthy input -> empty state',
       await page.locator('[data-empty]').count() === 1 && await page.locator('[data-rule-id]').count() === 0);
     await area.fill(LOG);
     await page.locator('button[data-action="diagnose"]').click();
-    await f.waitFor({ timeout: 5000 }).catch(() => {});
+    await f.waitFor({ timeout: WAIT }).catch(() => {});
     check('Diagnose button diagnoses and takes the focus to the first finding', await f.count() === 1
       && await page.evaluate(() => document.activeElement?.classList.contains('finding-title')));
 
     // a command that failed
     await diagnose(page, '$ npu-smi info\nbash: npu-smi: command not found\n');
-    await page.locator('[data-shell-errors]').waitFor({ timeout: 5000 }).catch(() => {});
+    await page.locator('[data-shell-errors]').waitFor({ timeout: WAIT }).catch(() => {});
     check('"command not found" is shown with what to do instead',
       (await page.locator('[data-shell-errors]').innerText().catch(() => '')).includes('npu-smi info'));
 
@@ -400,7 +403,7 @@ async function main() {
       const block = f.locator('.fixes .code').first();
       const expected = (await block.locator('pre').innerText()).trim();
       await block.locator('button.copy').click();
-      await page.waitForFunction((el) => el.dataset.state !== 'idle', await block.locator('button.copy').elementHandle(), { timeout: 2000 }).catch(() => {});
+      await page.waitForFunction((el) => el.dataset.state !== 'idle', await block.locator('button.copy').elementHandle(), { timeout: WAIT }).catch(() => {});
       const clip = await page.evaluate(() => navigator.clipboard.readText()).catch((e) => `ERR ${e}`);
       check('copy button puts the fix command on the clipboard', clip === expected && expected === 'export HCCL_CONNECT_TIMEOUT=3600',
         `clipboard=${JSON.stringify(clip)}`);
@@ -422,7 +425,7 @@ async function main() {
 
     // the example: root cause first, consequence collapsed under it, answered steps with their lines and conclusion
     await page.locator('button[data-action="example"]').click();
-    await page.locator('[data-rule-id="hccl-link-down"]').waitFor({ timeout: 5000 }).catch(() => {});
+    await page.locator('[data-rule-id="hccl-link-down"]').waitFor({ timeout: WAIT }).catch(() => {});
     const order1 = await ids(page);
     check('example: root cause (hccl-link-down) before the timeout it explains',
       order1.indexOf('hccl-link-down') === 0 && order1.indexOf(RULE) > 0, JSON.stringify(order1));
@@ -430,7 +433,7 @@ async function main() {
       await page.locator(`details${FINDING}[data-consequence-of="hccl-link-down"]:not([open])`).count() === 1
       && await page.locator(`${FINDING} .step`).count() === 0);
     await page.locator(`${FINDING} > summary`).click();
-    await page.locator(`${FINDING} .explained`).waitFor({ timeout: 3000 }).catch(() => {});
+    await page.locator(`${FINDING} .explained`).waitFor({ timeout: WAIT }).catch(() => {});
     check('example: opened, it says "Likely a consequence of" and links the cause',
       (await f.locator('.explained').innerText()).includes('Likely a consequence of')
       && await f.locator('.explained [data-cause="hccl-link-down"]').count() === 1);
@@ -447,7 +450,7 @@ async function main() {
 
     // share link of the example: length, preview, round trip in a fresh browser
     await page.locator('button[data-action="share"]').click();
-    await page.locator('[data-share] input.share-url').waitFor({ timeout: 5000 }).catch(() => {});
+    await page.locator('[data-share] input.share-url').waitFor({ timeout: WAIT }).catch(() => {});
     const shareUrl = await page.locator('[data-share] input.share-url').inputValue();
     const shareLen = Number(await page.locator('[data-share] [data-len]').getAttribute('data-len'));
     console.log(`     (share link of the example: ${shareLen} characters)`);
@@ -466,22 +469,22 @@ async function main() {
         return p.v === 1 && Array.isArray(p.findings) && !('excerpts' in p) && !el.textContent.includes('Getting socket');
       }));
     await page.locator('[data-share] input[data-action="excerpts"]').check();
-    await page.waitForFunction(() => document.querySelector('[data-share] pre.payload')?.textContent.includes('"excerpts"'), null, { timeout: 3000 }).catch(() => {});
+    await page.waitForFunction(() => document.querySelector('[data-share] pre.payload')?.textContent.includes('"excerpts"'), null, { timeout: WAIT }).catch(() => {});
     const withEx = await page.locator('[data-share] pre.payload').textContent();
     check('opting in adds redacted evidence lines', withEx.includes('"excerpts"') && withEx.includes('Getting socket times out'));
     await page.locator('[data-share] input[data-action="excerpts"]').uncheck();
-    await page.waitForFunction((u) => document.querySelector('[data-share] input.share-url')?.value === u, shareUrl, { timeout: 3000 }).catch(() => {});
+    await page.waitForFunction((u) => document.querySelector('[data-share] input.share-url')?.value === u, shareUrl, { timeout: WAIT }).catch(() => {});
     check('opting out again gives the short link back', (await page.locator('[data-share] input.share-url').inputValue()) === shareUrl);
     // a team's own address, kept in this browser
     await page.locator('#share-base').fill('https://intra.example/roll-doctor/');
     await page.locator('#share-base').press('Tab');
-    await page.waitForFunction(() => document.querySelector('[data-share] input.share-url')?.value.startsWith('https://intra.example/roll-doctor/#v1='), null, { timeout: 3000 }).catch(() => {});
+    await page.waitForFunction(() => document.querySelector('[data-share] input.share-url')?.value.startsWith('https://intra.example/roll-doctor/#v1='), null, { timeout: WAIT }).catch(() => {});
     const based = await page.locator('[data-share] input.share-url').inputValue();
     check('the link base is configurable and kept', based.startsWith('https://intra.example/roll-doctor/#v1=')
       && await page.evaluate(() => localStorage.getItem('roll-doctor.share-base')) === 'https://intra.example/roll-doctor/', based.slice(0, 60));
     if (mode === 'http') {
       await page.locator('.status button[data-action="markdown"]').click();
-      await page.waitForFunction(() => document.querySelector('.status button[data-action="markdown"]')?.dataset.state !== 'idle', null, { timeout: 3000 }).catch(() => {});
+      await page.waitForFunction(() => document.querySelector('.status button[data-action="markdown"]')?.dataset.state !== 'idle', null, { timeout: WAIT }).catch(() => {});
       const md = await page.evaluate(() => navigator.clipboard.readText()).catch((e) => `ERR ${e}`);
       const outside = md.split('```').filter((_, i) => i % 2 === 0).join('').split('`').filter((_, i) => i % 2 === 0).join('');
       check('"Copy as Markdown": the report, placeholders as code, and the share link',
@@ -490,15 +493,15 @@ async function main() {
     }
     await page.locator('#share-base').fill('');
     await page.locator('#share-base').press('Tab');
-    await page.waitForFunction((u) => document.querySelector('[data-share] input.share-url')?.value === u, shareUrl, { timeout: 3000 }).catch(() => {});
+    await page.waitForFunction((u) => document.querySelector('[data-share] input.share-url')?.value === u, shareUrl, { timeout: WAIT }).catch(() => {});
     {
       const other = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
       const p = await other.newPage();
       watch(p, 'shared');
       const opened = mode === 'http' ? shareUrl : `${url}#${shareUrl}`;
       await load(p, () => p.goto(opened, { waitUntil: 'load' }));
-      await p.locator('[data-shared]').waitFor({ timeout: 5000 }).catch(() => {});
-      await p.locator('[data-rule-id]').first().waitFor({ timeout: 5000 }).catch(() => {});
+      await p.locator('[data-shared]').waitFor({ timeout: WAIT }).catch(() => {});
+      await p.locator('[data-rule-id]').first().waitFor({ timeout: WAIT }).catch(() => {});
       const got = await ids(p);
       check('share round trip: a fresh page shows the same findings in the same order, read-only',
         await p.locator('[data-shared]').count() === 1 && JSON.stringify(got) === JSON.stringify(order1)
@@ -510,8 +513,8 @@ async function main() {
       await q.locator('[data-open-shared] summary').click();
       await q.locator('input.open-link').fill(shareUrl.slice(shareUrl.indexOf('v1=')));
       await q.locator('button[data-action="open-link"]').click();
-      await q.locator('[data-shared]').waitFor({ timeout: 5000 }).catch(() => {});
-      await q.locator('[data-rule-id]').first().waitFor({ timeout: 5000 }).catch(() => {});
+      await q.locator('[data-shared]').waitFor({ timeout: WAIT }).catch(() => {});
+      await q.locator('[data-rule-id]').first().waitFor({ timeout: WAIT }).catch(() => {});
       check('"Open a shared diagnosis" opens a pasted code', JSON.stringify(await ids(q)) === JSON.stringify(order1));
       await other.close();
     }
@@ -521,7 +524,7 @@ async function main() {
     await diagnose(page, LOG_WITH_IP);
     await page.locator('button[data-action="share"]').click();
     await page.locator('[data-share] input[data-action="excerpts"]').check();
-    await page.waitForFunction(() => document.querySelector('[data-share] pre.payload')?.textContent.includes('"excerpts"'), null, { timeout: 3000 }).catch(() => {});
+    await page.waitForFunction(() => document.querySelector('[data-share] pre.payload')?.textContent.includes('"excerpts"'), null, { timeout: WAIT }).catch(() => {});
     const payload = await page.locator('[data-share] pre.payload').textContent();
     const link = await page.locator('[data-share] input.share-url').inputValue();
     const table = await page.locator('[data-share] table.mapping').innerText().catch(() => '');
@@ -536,7 +539,7 @@ async function main() {
     await diagnose(page, LOG_WITH_NAMES);
     await page.locator('button[data-action="share"]').click();
     await page.locator('[data-share] input[data-action="excerpts"]').check();
-    await page.waitForFunction(() => document.querySelector('[data-share] pre.payload')?.textContent.includes('"excerpts"'), null, { timeout: 3000 }).catch(() => {});
+    await page.waitForFunction(() => document.querySelector('[data-share] pre.payload')?.textContent.includes('"excerpts"'), null, { timeout: WAIT }).catch(() => {});
     const p2 = await page.locator('[data-share] pre.payload').textContent();
     check('bare host names learned from the prompt are replaced', !p2.includes('ascend-node-17'),
       'the excerpt keeps "ascend-node-17"');
@@ -550,7 +553,7 @@ async function main() {
     check('the link check is the next open step', await page.locator(`${LINK_STEP}[data-next]`).count() === 1);
     await page.locator(`${LINK_STEP} textarea.step-paste`).fill('link status: UP\nlink status: UP\nlink status: DOWN');
     await page.locator(`${LINK_STEP} button[data-action="add-output"]`).click();
-    await page.locator('[data-rule-id="hccl-link-down"]').waitFor({ timeout: 5000 }).catch(() => {});
+    await page.locator('[data-rule-id="hccl-link-down"]').waitFor({ timeout: WAIT }).catch(() => {});
     const order2 = await ids(page);
     check('pasting the output: hccl-link-down appears and comes first', order2[0] === 'hccl-link-down' && order2.includes(RULE), JSON.stringify(order2));
     check('the output became a second input named after the step', await page.locator('textarea.paste').count() === 2
@@ -561,14 +564,14 @@ async function main() {
     await clear();
     await diagnose(page, LOG);
     await page.locator(`${LINK_STEP} button[data-answer="some-down"]`).click();
-    await page.locator('[data-rule-id="hccl-link-down"]').waitFor({ timeout: 5000 }).catch(() => {});
+    await page.locator('[data-rule-id="hccl-link-down"]').waitFor({ timeout: WAIT }).catch(() => {});
     const order3 = await ids(page);
     check('clicking an answer: the diagnosis updates (hccl-link-down first)', order3[0] === 'hccl-link-down', JSON.stringify(order3));
     check('one click answers every finding that asks it', await page.locator('article[data-rule-id="hccl-link-down"] .step[data-state="ask"] button[data-answer="some-down"]').count() === 0);
     check('after answering, the focus is on the next thing to do in a finding', await page.evaluate(() => !!document.activeElement?.closest('[data-rule-id]')));
     await page.locator(`${FINDING} > summary`).click();
     await page.locator(`${LINK_STEP} button[data-action="change-answer"]`).click();
-    await page.waitForFunction(() => !document.querySelector('[data-rule-id="hccl-link-down"]'), null, { timeout: 5000 }).catch(() => {});
+    await page.waitForFunction(() => !document.querySelector('[data-rule-id="hccl-link-down"]'), null, { timeout: WAIT }).catch(() => {});
     check('the answer can be taken back', JSON.stringify(await ids(page)) === JSON.stringify([RULE]));
 
     // Clear, then Undo
@@ -576,7 +579,7 @@ async function main() {
     check('Clear empties the inputs and offers Undo', (await area.inputValue()) === '' && await page.locator('button[data-action="undo-clear"]').count() === 1
       && await page.evaluate(() => document.activeElement?.classList.contains('paste')));
     await page.locator('button[data-action="undo-clear"]').click();
-    await f.waitFor({ timeout: 5000 }).catch(() => {});
+    await f.waitFor({ timeout: WAIT }).catch(() => {});
     check('Undo brings them back', (await area.inputValue()) === LOG && await f.count() === 1);
 
     // start from a symptom, found by its error code
@@ -585,11 +588,11 @@ async function main() {
     check('the symptom picker filters by error code', await page.locator(`[data-symptoms] button[data-symptom="${RULE}"]`).count() === 1
       && await page.locator('[data-symptoms] button[data-symptom]').count() < 10);
     await page.locator(`[data-symptoms] button[data-symptom="${RULE}"]`).click();
-    await f.waitFor({ timeout: 5000 }).catch(() => {});
+    await f.waitFor({ timeout: WAIT }).catch(() => {});
     check('start from a symptom: its finding and first question', await page.locator(`${FINDING}[data-from-symptom]`).count() === 1
       && await page.locator(`${LINK_STEP}[data-next] button[data-answer]`).count() >= 2);
     await page.locator(`${LINK_STEP} button[data-answer="some-down"]`).click();
-    await page.locator('[data-rule-id="hccl-link-down"]').waitFor({ timeout: 5000 }).catch(() => {});
+    await page.locator('[data-rule-id="hccl-link-down"]').waitFor({ timeout: WAIT }).catch(() => {});
     check('symptom: answering walks the tree', (await ids(page))[0] === 'hccl-link-down');
 
     // pasted HTML stays text
@@ -615,7 +618,7 @@ async function main() {
       target.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
       target.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
     }, '$ ulimit -n\n1024\n');
-    await page.locator('.seg select.chip[data-kind="ulimit"]').waitFor({ timeout: 5000 }).catch(() => {});
+    await page.locator('.seg select.chip[data-kind="ulimit"]').waitFor({ timeout: WAIT }).catch(() => {});
     check('a dropped file becomes another input', (await page.locator('input.slot-label').nth(1).inputValue().catch(() => '')) === 'node-2-ulimit.txt'
       && await page.locator('.seg select.chip[data-kind="ulimit"]').count() === 1);
 
@@ -632,14 +635,14 @@ async function main() {
       dt.items.add(new File(['id: broken\nseverity: nope\n'], 'broken.yaml'));
       document.querySelector('[data-rules-drop]').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
     });
-    await page.locator('[data-rules-errors]').waitFor({ timeout: 5000 }).catch(() => {});
+    await page.locator('[data-rules-errors]').waitFor({ timeout: WAIT }).catch(() => {});
     await diagnose(page, 'x WIDGET-FAILURE-42 y\n');
     check('a rule file applies at run time and a broken one shows file:line', await page.locator('[data-rule-id="e2e-widget"]').count() === 1
       && (await page.locator('[data-rules-errors]').innerText()).includes('broken.yaml:'));
     for (const name of ['widget.yaml', 'broken.yaml']) {
       await page.locator(`[data-rule-file="${name}"] button[data-action="remove-rule-file"]`).click();
     }
-    await page.waitForFunction(() => !document.querySelector('[data-rule-id="e2e-widget"]'), null, { timeout: 5000 }).catch(() => {});
+    await page.waitForFunction(() => !document.querySelector('[data-rule-id="e2e-widget"]'), null, { timeout: WAIT }).catch(() => {});
 
     // --- the whole cluster (issue 11), the knowledge base and "new rule" (issue 10) -------------
     {
@@ -754,12 +757,12 @@ async function main() {
         document.querySelector('[data-rules-drop]').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
       });
       const kb = page.locator('[data-kb-status="kg-config.json"]');
-      await kb.waitFor({ timeout: 5000 }).catch(() => {});
+      await kb.waitFor({ timeout: WAIT }).catch(() => {});
       const kbText = await kb.innerText().catch(() => '');
       console.log(`     (knowledge base: ${kbText})`);
       await diagnose(page, 'GIZMO-77 is jammed\n');
       const kbFinding = page.locator('[data-rule-id="kb:E2E_GIZMO"]');
-      await kbFinding.waitFor({ timeout: 5000 }).catch(() => {});
+      await kbFinding.waitFor({ timeout: WAIT }).catch(() => {});
       check('an ascend-fd knowledge base drop: entries used/skipped shown, its entry fires with its source',
         (await kb.getAttribute('data-kb-used').catch(() => null)) === '1' && (await kb.getAttribute('data-kb-skipped').catch(() => null)) === '1'
         && kbText.includes('1 entries used') && await kbFinding.count() === 1
@@ -769,13 +772,13 @@ async function main() {
         dt.items.add(new File(['{"not": "a knowledge base"}'], 'other.json'));
         document.querySelector('[data-rules-drop]').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
       });
-      await page.locator('[data-kb-status="other.json"][data-kb-error]').waitFor({ timeout: 5000 }).catch(() => {});
+      await page.locator('[data-kb-status="other.json"][data-kb-error]').waitFor({ timeout: WAIT }).catch(() => {});
       check('a JSON file that is not a knowledge base says why', (await page.locator('[data-kb-status="other.json"]').innerText().catch(() => ''))
         .includes('not an ascend-fd knowledge base'));
       for (const name of ['kg-config.json', 'other.json']) {
         await page.locator(`[data-rule-file="${name}"] button[data-action="remove-rule-file"]`).click();
       }
-      await page.waitForFunction(() => !document.querySelector('[data-rule-id="kb:E2E_GIZMO"]'), null, { timeout: 5000 }).catch(() => {});
+      await page.waitForFunction(() => !document.querySelector('[data-rule-id="kb:E2E_GIZMO"]'), null, { timeout: WAIT }).catch(() => {});
       check('removing the knowledge base removes its findings', await kbFinding.count() === 0 && await page.locator('[data-kb-status]').count() === 0);
 
       // "new rule from this line" on an unexplained line
@@ -834,28 +837,28 @@ async function main() {
     check('a 10 MB input is not kept in localStorage, with a visible note', await page.locator('[data-note="unsaved"]').count() === 1
       && await page.evaluate(() => (localStorage.getItem('roll-doctor.inputs') || '').length < 100_000));
     await page.locator('button[data-action="show-file"]').click();
-    await page.locator('[data-logview] li.hl').waitFor({ timeout: 5000 }).catch(() => {});
+    await page.locator('[data-logview] li.hl').waitFor({ timeout: WAIT }).catch(() => {});
     check('the text of a large input is shown from the worker', (await page.locator('[data-logview] .window').innerText()).includes('of'));
     await page.keyboard.press('Escape');
 
     // language switch
     await page.locator('button[data-action="example"]').click();
-    await page.locator('[data-rule-id="hccl-link-down"]').waitFor({ timeout: 5000 }).catch(() => {});
+    await page.locator('[data-rule-id="hccl-link-down"]').waitFor({ timeout: WAIT }).catch(() => {});
     await page.locator('button[data-lang="zh"]').click();
-    await page.locator('.finding-title', { hasText: TITLE_ZH }).waitFor({ timeout: 2000 }).catch(() => {});
+    await page.locator('.finding-title', { hasText: TITLE_ZH }).waitFor({ timeout: WAIT }).catch(() => {});
     check('switching to Chinese shows the Chinese title', (await f.locator('.finding-title').innerText()).trim() === TITLE_ZH);
     check('<html lang> follows the language', (await page.getAttribute('html', 'lang')) === 'zh-CN');
     check('UI strings switch too', (await page.locator('button[data-action="diagnose"]').innerText()).trim() === '诊断'
       && (await page.title()).includes('诊断') && (await page.locator('button[data-action="share"]').innerText()).trim() === '分享链接');
     await page.locator('button[data-action="share"]').click();
-    await page.locator('[data-share] input.share-url').waitFor({ timeout: 5000 }).catch(() => {});
+    await page.locator('[data-share] input.share-url').waitFor({ timeout: WAIT }).catch(() => {});
     const zhLink = await page.locator('[data-share] input.share-url').inputValue();
 
     // the inputs and the language survive a reload
     await load(page, () => page.reload({ waitUntil: 'load' }));
     check('language remembered across reload', (await page.getAttribute('html', 'lang')) === 'zh-CN'
       && await page.locator('button[data-lang="zh"][aria-pressed="true"]').count() === 1);
-    await f.waitFor({ timeout: 5000 }).catch(() => {});
+    await f.waitFor({ timeout: WAIT }).catch(() => {});
     check('inputs restored after reload and diagnosed again', (await area.inputValue()).startsWith('$ for i in {0..7}')
       && (await f.locator('.finding-title').innerText().catch(() => '')).trim() === TITLE_ZH);
     await page.screenshot({ path: shot, fullPage: true });
@@ -864,7 +867,7 @@ async function main() {
     const before = await page.evaluate(() => localStorage.getItem('roll-doctor.inputs'));
     const code = zhLink.slice(zhLink.indexOf('v1='));
     await page.evaluate((c) => { location.hash = c.slice(0, 40); }, code);
-    await page.locator('[data-link-error]').waitFor({ timeout: 3000 }).catch(() => {});
+    await page.locator('[data-link-error]').waitFor({ timeout: WAIT }).catch(() => {});
     check('a truncated link shows a clear message (zh)', (await page.locator('[data-link-error]').innerText().catch(() => '')).includes('无法打开该分享链接'));
     check('... and loses no local input', (await area.inputValue()).startsWith('$ for i in {0..7}')
       && await page.evaluate(() => localStorage.getItem('roll-doctor.inputs')) === before);
@@ -872,7 +875,7 @@ async function main() {
       const p = await ctx.newPage();
       watch(p, 'future-link');
       await load(p, () => p.goto(`${url}#v7=AAAA`, { waitUntil: 'load' }));
-      await p.locator('[data-link-error]').waitFor({ timeout: 3000 }).catch(() => {});
+      await p.locator('[data-link-error]').waitFor({ timeout: WAIT }).catch(() => {});
       const msg = await p.locator('[data-link-error]').innerText().catch(() => '');
       check('a future-version link says so, and the saved inputs are shown', msg.includes('7')
         && (await p.locator('textarea.paste').first().inputValue()).startsWith('$ for i in {0..7}'), msg);
@@ -883,8 +886,8 @@ async function main() {
       const p = await other.newPage();
       watch(p, 'zh-link');
       await load(p, () => p.goto(`${url}#${code}`, { waitUntil: 'load' }));
-      await p.locator('[data-shared]').waitFor({ timeout: 5000 }).catch(() => {});
-      await p.locator(`${FINDING} .finding-title`).waitFor({ timeout: 5000 }).catch(() => {});
+      await p.locator('[data-shared]').waitFor({ timeout: WAIT }).catch(() => {});
+      await p.locator(`${FINDING} .finding-title`).waitFor({ timeout: WAIT }).catch(() => {});
       check("a shared link opens in the sender's language", (await p.getAttribute('html', 'lang')) === 'zh-CN'
         && (await p.locator(`${FINDING} .finding-title`).innerText().catch(() => '')).trim() === TITLE_ZH);
       await other.close();
@@ -922,9 +925,9 @@ async function main() {
       await p.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
       const bad1 = await p.evaluate(CONTRAST);
       await p.locator('button[data-action="example"]').click();
-      await p.locator('[data-rule-id="hccl-link-down"]').waitFor({ timeout: 5000 }).catch(() => {});
+      await p.locator('[data-rule-id="hccl-link-down"]').waitFor({ timeout: WAIT }).catch(() => {});
       await p.locator('button[data-action="share"]').click();
-      await p.locator('[data-share]').waitFor({ timeout: 5000 }).catch(() => {});
+      await p.locator('[data-share]').waitFor({ timeout: WAIT }).catch(() => {});
       await p.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
       await p.waitForTimeout(200);
       const bad2 = await p.evaluate(CONTRAST);
@@ -950,12 +953,12 @@ async function main() {
       await load(p, () => p.goto(url, { waitUntil: 'load' }));
       const o0 = await overflowOf(p);
       await p.locator('button[data-action="example"]').click();
-      await p.locator(`${FINDING} .finding-title`).waitFor({ timeout: 5000 }).catch(() => {});
+      await p.locator(`${FINDING} .finding-title`).waitFor({ timeout: WAIT }).catch(() => {});
       const title = (await p.locator(`${FINDING} .finding-title`).innerText().catch(() => '')).trim();
       check(`phone 360 px (${lang}): browser language ${lang} picked up, finding shown`, title === (lang === 'zh' ? TITLE_ZH : TITLE_EN), title);
       await p.locator('textarea.paste').first().fill(LOG);
       await p.locator('button[data-action="diagnose"]').click();
-      await p.waitForFunction(() => document.querySelector('#results')?.getAttribute('aria-busy') === 'false', null, { timeout: 5000 }).catch(() => {});
+      await p.waitForFunction(() => document.querySelector('#results')?.getAttribute('aria-busy') === 'false', null, { timeout: WAIT }).catch(() => {});
       await p.waitForTimeout(300);
       const pos = await p.evaluate(() => {
         const t = document.querySelector('.results .finding .finding-title');
@@ -965,13 +968,13 @@ async function main() {
       check(`phone 360×740 (${lang}): after Diagnose the first finding is in view and focused`,
         pos.top >= 0 && pos.bottom <= pos.h && pos.focused, JSON.stringify(pos));
       await p.locator('button[data-action="share"]').click();
-      await p.locator('[data-share]').waitFor({ timeout: 5000 }).catch(() => {});
+      await p.locator('[data-share]').waitFor({ timeout: WAIT }).catch(() => {});
       const o1 = await overflowOf(p);
       check(`phone 360 px (${lang}): no sideways scrolling (start, diagnosis, share panel)`, o0 <= 0 && o1 <= 0, `overflow ${o0}px / ${o1}px`);
       const phoneLink = await p.locator('[data-share] input.share-url').inputValue();
       await p.screenshot({ path: shotName(`360-${lang}`), fullPage: true });
       await p.locator(`${FINDING} .evidence button.ln`).first().click();
-      await p.locator('.logview').waitFor({ timeout: 5000 }).catch(() => {});
+      await p.locator('.logview').waitFor({ timeout: WAIT }).catch(() => {});
       const box = await p.locator('.logview').boundingBox().catch(() => null);
       check(`phone 360 px (${lang}): the log view fits the screen`, !!box && box.width <= 360 && box.x >= 0, JSON.stringify(box));
       // a shared link opened on a phone: the recipient sees the finding first
@@ -979,7 +982,7 @@ async function main() {
       watch(q, `phone-link-${lang}`);
       const opened = phoneLink.startsWith('v1=') ? `${url}#${phoneLink}` : phoneLink;
       await load(q, () => q.goto(opened, { waitUntil: 'load' }));
-      await q.locator('[data-shared]').waitFor({ timeout: 5000 }).catch(() => {});
+      await q.locator('[data-shared]').waitFor({ timeout: WAIT }).catch(() => {});
       await q.waitForTimeout(300);
       const qpos = await q.evaluate(() => {
         const t = document.querySelector('.results .finding .finding-title');
@@ -1070,7 +1073,7 @@ async function main() {
       await p.locator('input[type="file"]:not([data-rules-input])').setInputFiles(path);
       await p.locator('[data-progress] button[data-action="cancel"]').waitFor({ timeout: 10_000 }).catch(() => {});
       await p.locator('[data-progress] button[data-action="cancel"]').click().catch(() => {});
-      await p.locator('[data-notice]').waitFor({ timeout: 5000 }).catch(() => {});
+      await p.locator('[data-notice]').waitFor({ timeout: WAIT }).catch(() => {});
       check('Cancel stops it: the file is dropped and the page says so', await p.locator('[data-file-card]').count() === 0
         && (await p.locator('[data-notice]').innerText().catch(() => '')).includes('Cancelled'));
       await diagnose(p, LOG);

@@ -436,7 +436,11 @@ async fn clicking_an_answer_updates_only_what_changed_and_can_be_taken_back() {
     let down = root.query_selector(r#"article[data-rule-id="hccl-link-down"]"#).unwrap().unwrap();
     assert!(down.text_content().unwrap().contains("你的回答"), "answer evidence in the user's language");
     click(&root, r#"button[data-lang="en"]"#);
-    sleep(30).await;
+    until(WAIT, || {
+        root.query_selector(r#"button[data-lang="en"][aria-pressed="true"]"#).unwrap().is_some()
+            && root.query_selector(r#"details[data-rule-id="hccl-connect-timeout"]"#).unwrap().is_some()
+    })
+    .await;
 
     let c = root.query_selector(r#"details[data-rule-id="hccl-connect-timeout"]"#).unwrap().expect("now a consequence");
     c.unchecked_ref::<web_sys::HtmlDetailsElement>().set_open(true);
@@ -477,7 +481,7 @@ async fn symptoms_filter_by_words_and_error_code_and_walk_their_tree() {
     expect(&root, r#"button[data-symptom="hccl-link-down"]"#).await;
     filter.set_value("");
     fire(&filter, "input");
-    sleep(20).await;
+    until(WAIT, || root.query_selector_all("button[data-symptom]").unwrap().length() == all).await;
 
     click(&root, r#"button[data-symptom="hccl-connect-timeout"]"#);
     let f = expect(&root, r#"[data-rule-id="hccl-connect-timeout"]"#).await;
@@ -510,8 +514,8 @@ async fn a_share_link_reopens_the_same_findings_and_its_base_is_configurable() {
         expect(&root, r#"[data-rule-id="hccl-link-down"]"#).await;
         click(&root, r#"button[data-action="share"]"#);
         let share = expect(&root, "[data-share]").await;
-        sleep(30).await;
-        let url: HtmlInputElement = share.query_selector("input.share-url").unwrap().unwrap().unchecked_into();
+        let url: HtmlInputElement = expect(&share, "input.share-url").await.unchecked_into();
+        until(WAIT, || active() == Some(url.clone().into())).await;
         assert_eq!(active(), Some(url.clone().into()), "the link takes the focus");
         let url = url.value();
         assert!(url.starts_with("http://127.0.0.1"), "this page's address: {url}");
