@@ -114,6 +114,15 @@ mod tests {
     }
 
     #[test]
+    fn npu_smi_board_output_is_recognised_without_its_command() {
+        // As pasted in triton-ascend#1002 (indented, no `$ npu-smi` line).
+        let t = "        NPU ID                         : 1\n        Chip ID                        : 0\n        Chip Type                      : Ascend\n        Chip Name                      : 310P3\n";
+        assert_eq!(kind(t), InputKind::NpuSmi);
+        // `Chip Name` alone, in a log, is not the query's output.
+        assert_ne!(kind("INFO Chip Name: 310P3 loaded\n"), InputKind::NpuSmi);
+    }
+
+    #[test]
     fn command_names_the_kind() {
         assert_eq!(kind("$ ulimit -n\n1024\n"), InputKind::Ulimit);
         assert_eq!(

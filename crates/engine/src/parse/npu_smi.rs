@@ -160,8 +160,21 @@ fn platform_of(name: &str) -> Option<&'static str> {
 /// How much `seg` looks like this input when no command named it (0–100).
 pub fn score(seg: &Segment) -> u8 {
     let mut best = 0u8;
+    // `npu-smi info -t board` pasted without its command: `Chip Name : 310P3`
+    // beside the other keys only that query prints.
+    let (mut chip_name, mut board_keys) = (false, false);
     for l in seg.lines.iter().take(400) {
         let t = l.text.trim();
+        if let Some((k, _)) = t.split_once(':') {
+            match k.trim() {
+                "Chip Name" => chip_name = true,
+                "Chip Type" | "NPU ID" | "Board ID" | "Chip Version" => board_keys = true,
+                _ => {}
+            }
+            if chip_name && board_keys {
+                best = best.max(80);
+            }
+        }
         let banner = t.contains("npu-smi") && t.contains("Version:");
         let header = t.starts_with('|') && t.contains("NPU") && t.contains("Name") && t.contains("Health");
         let procs = t.contains("No running processes found in NPU")

@@ -94,6 +94,15 @@ fn freeze(t: &str) -> Option<(&str, &str)> {
     (is_pkg_name(n) && is_version(v)).then_some((n, v))
 }
 
+/// `name: version` typed by hand for a known package of the stack
+/// (`torch-npu: 2.8.0`, as users list their environment in issues); other
+/// `key: value` lines are not package versions.
+fn typed(t: &str) -> Option<(&str, &str)> {
+    let (n, v) = t.split_once(':')?;
+    let (n, v) = (n.trim().trim_start_matches(['-', '*', ' ']), v.trim());
+    (is_pkg_name(n) && KNOWN.contains(&normalise(n).as_str()) && is_version(v)).then_some((n, v))
+}
+
 const KNOWN: &[&str] = &[
     "torch",
     "torch-npu",
@@ -120,6 +129,7 @@ pub fn score(seg: &Segment) -> u8 {
     let mut frozen = 0usize;
     let mut known = false;
     let (mut name, mut version, mut more) = (false, false, false);
+    let mut hand = 0usize;
     for l in seg.lines.iter().take(2000) {
         let t = l.text.trim();
         if t.is_empty() {
@@ -138,6 +148,8 @@ pub fn score(seg: &Segment) -> u8 {
         } else if let Some((n, _)) = row(t) {
             rows += 1;
             known |= KNOWN.contains(&normalise(n).as_str());
+        } else if typed(t).is_some() {
+            hand += 1;
         }
     }
     if name && version && more {
@@ -150,6 +162,10 @@ pub fn score(seg: &Segment) -> u8 {
         return 85;
     }
     if rows >= 2 && known && rows * 100 / total >= 90 {
+        return 60;
+    }
+    // A hand-typed list: mostly `torch: 2.8.0` lines of the stack's packages.
+    if hand >= 2 && hand * 100 / total >= 60 {
         return 60;
     }
     0
@@ -296,7 +312,7 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
         if t.starts_with("---") || t.starts_with('#') || t.starts_with("WARNING") || t.starts_with("[notice]") {
             continue;
         }
-        let found = freeze(t).or_else(|| row(t));
+        let found = freeze(t).or_else(|| row(t)).or_else(|| typed(t));
         if let Some((n, v)) = found {
             let n = normalise(n);
             sink.push("pip.package", Some(n.clone()), FactValue::Str(v.to_string()), line);
@@ -375,6 +391,20 @@ mod tests {
         assert!(missing(&fs, "triton-ascend") && missing(&fs, "vllm-ascend") && !missing(&fs, "torch"));
         let l = fs.iter().find(|f| f.subject.as_deref() == Some("torch")).unwrap();
         assert_eq!(l.line(), 4);
+    }
+
+    #[test]
+    fn hand_typed_versions_of_the_stack() {
+        // As typed in vllm-ascend#7587: detected as a package list, no package concluded missing.
+        let t = "torch: 2.8.0\ntorch-npu: 2.8.0\nvllm: 0.11.0\nvllm-ascend: 0.11.0rc1.dev\nPython: 3.11\n";
+        assert_eq!(crate::detect::detect(&segment(t)[0]).kind, crate::InputKind::PipList);
+        let fs = facts(t);
+        assert_eq!(pkg(&fs, "vllm-ascend").as_deref(), Some("0.11.0rc1.dev"));
+        assert_eq!(pkg(&fs, "torch-npu").as_deref(), Some("2.8.0"));
+        assert!(pkg(&fs, "python").is_none() && !missing(&fs, "triton-ascend"));
+        // Other `key: value` lines are not versions, and one typed line is not a list.
+        assert_ne!(crate::detect::detect(&segment("model: qwen\nseed: 42\nlr: 1e-6\n")[0]).kind, crate::InputKind::PipList);
+        assert_ne!(crate::detect::detect(&segment("torch: 2.8.0\nhello world\nmore text here\n")[0]).kind, crate::InputKind::PipList);
     }
 
     #[test]
