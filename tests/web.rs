@@ -427,6 +427,8 @@ async fn clicking_an_answer_updates_only_what_changed_and_can_be_taken_back() {
     );
     assert!(first_step.text_content().unwrap().contains("You answered"), "the answer is the evidence, in English");
     // the focus went to the next question of the finding that was answered
+    // (it moves after the re-render, a frame or more later under load)
+    until(WAIT, || active().is_some_and(|e| e.closest("[data-rule-id]").ok().flatten().is_some())).await;
     let focused = active().expect("something focused");
     assert!(focused.closest("[data-rule-id]").unwrap().is_some(), "focus inside a finding: {}", focused.outer_html());
 
@@ -661,11 +663,13 @@ async fn the_log_view_opens_at_a_line_searches_and_keeps_the_focus() {
     last.focus().unwrap();
     key_on(&last, "Tab", false);
     let first = root.query_selector(r#"[data-logview] button[data-action="close-log"]"#).unwrap().unwrap();
+    until(WAIT, || active() == Some(first.clone())).await;
     assert_eq!(active(), Some(first), "focus stays in the dialog");
 
     key_on(&root.query_selector("[data-logview] .logview").unwrap().unwrap(), "Escape", false);
     let closed = until(WAIT, || root.query_selector("[data-logview]").unwrap().is_none()).await;
     assert!(closed, "Escape closes it");
+    until(WAIT, || active() == Some(opener.clone())).await;
     assert_eq!(active(), Some(opener), "the focus goes back to the line number");
     root.remove();
 }
