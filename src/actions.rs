@@ -661,6 +661,7 @@ impl Ctx {
     /// shared diagnosis" box). The local inputs are not touched.
     pub fn open_link(&self, link: &str) {
         let link = link.trim();
+        let seq = self.next_link_seq();
         if link.is_empty() {
             self.shared.set(None);
             self.link_error.set(None);
@@ -668,11 +669,21 @@ impl Ctx {
         }
         self.shared_link.set_value(link.to_string());
         self.focus_next.set_value(Some(FocusNext::FirstFinding { scroll: web::is_narrow() }));
-        self.send(Request::Open { seq: 0, fragment: link.to_string() }, &[]);
+        self.send(Request::Open { seq, fragment: link.to_string() }, &[]);
+    }
+
+    /// Starts a new link generation: replies to older ones are stale.
+    fn next_link_seq(&self) -> u32 {
+        let seq = self.link_seq.get_value().wrapping_add(1);
+        self.link_seq.set_value(seq);
+        seq
     }
 
     /// Leaves a shared diagnosis and shows the local one again.
     pub fn close_shared(&self) {
+        // A link still being opened (the same one can arrive twice: from the
+        // address at start and from its hashchange) must not reopen the view.
+        self.next_link_seq();
         if self.shared.try_get_untracked().flatten().is_some() {
             self.shared.set(None);
             web::clear_hash();
@@ -680,6 +691,7 @@ impl Ctx {
     }
 
     pub fn dismiss_link_error(&self) {
+        self.next_link_seq();
         self.link_error.set(None);
         web::clear_hash();
         self.focus_first_input();
@@ -906,7 +918,10 @@ impl Ctx {
                 }
             }
             Reply::Markdown { seq: _, text } => crate::web::copy_text(text, self.md_copy),
-            Reply::Opened { seq: _, view } => {
+            Reply::Opened { seq, view } => {
+                if seq != self.link_seq.get_value() {
+                    return;
+                }
                 if !self.lang_chosen.get_value() {
                     self.lang.set(view.lang);
                 }
@@ -915,7 +930,10 @@ impl Ctx {
                 self.shared.set(Some(*view));
                 self.after_render();
             }
-            Reply::LinkFailed { seq: _, error } => {
+            Reply::LinkFailed { seq, error } => {
+                if seq != self.link_seq.get_value() {
+                    return;
+                }
                 self.shared.set(None);
                 self.link_error.set(Some(error));
             }

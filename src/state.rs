@@ -182,6 +182,9 @@ pub struct Ctx {
     pub shared: RwSignal<Option<SharedView>>,
     /// The link the shared diagnosis came from (for its Markdown).
     pub shared_link: StoredValue<String>,
+    /// Number of the newest link opened; closing bumps it too, so a reply
+    /// to a link the user has since closed or replaced is dropped.
+    pub link_seq: StoredValue<u32>,
     pub link_error: RwSignal<Option<LinkError>>,
     pub log: RwSignal<Option<LogView>>,
     pub share_out: RwSignal<Option<ShareOut>>,
@@ -232,6 +235,7 @@ impl Ctx {
             diagnosis: RwSignal::new(None),
             shared: RwSignal::new(None),
             shared_link: StoredValue::new(String::new()),
+            link_seq: StoredValue::new(0),
             link_error: RwSignal::new(None),
             log: RwSignal::new(None),
             share_out: RwSignal::new(None),

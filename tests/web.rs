@@ -565,6 +565,17 @@ async fn a_share_link_reopens_the_same_findings_and_its_base_is_configurable() {
     click(&root, r#"button[data-action="open-link"]"#);
     expect(&root, "[data-shared]").await;
     assert!(until(WAIT, || rule_ids(&root) == ids).await, "{:?}", rule_ids(&root));
+
+    // Closed while a link is still being opened: its late reply must not
+    // bring the view back. The worker answers in order, so once the
+    // diagnosis asked for after the close is on the page, the link's
+    // reply has been handled too.
+    field.set_value(&fragment);
+    click(&root, r#"button[data-action="open-link"]"#);
+    click(&root, r#"button[data-action="close-shared"]"#);
+    diagnose(&root, EI0006).await;
+    expect(&root, r#"[data-rule-id="hccl-connect-timeout"]"#).await;
+    assert!(root.query_selector("[data-shared]").unwrap().is_none(), "a stale link reply reopened the shared view");
     root.remove();
     reset();
 }

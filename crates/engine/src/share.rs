@@ -433,6 +433,24 @@ mod tests {
         assert!(mapping.iter().any(|m| m.original == "10.20.0.29"));
     }
 
+    /// Found by fuzzing: a home path revealed a user name equal to the CANN
+    /// code a finding rests on. The name is replaced everywhere, the code in
+    /// the carried fact too, so the link cannot reproduce that finding; it
+    /// must say so rather than leak the name.
+    #[test]
+    fn a_revealed_name_stays_hidden_even_where_a_finding_rests_on_it() {
+        let text = "cd /home/EH9999\nEH9999: Inner Error!\nEH9999: [PID: 5536] wait for compute device to finish failed, runtime result = 507013.\n";
+        let original = crate::diagnose(text);
+        assert!(original.findings.iter().any(|f| f.id == crate::diagnose::CANN_FINDING), "{:?}", original.findings);
+        let (p, mapping) = build(&input(text), &Session::default(), Lang::En, true);
+        assert!(mapping.iter().any(|m| m.original == "EH9999"));
+        let link = encode(&p);
+        let json = serde_json::to_string(&decode(&link).unwrap()).unwrap();
+        assert!(!json.contains("EH9999"), "{json}");
+        let back = report_from(&decode(&link).unwrap());
+        assert_eq!(back.missing, vec![crate::diagnose::CANN_FINDING.to_string()]);
+    }
+
     #[test]
     fn without_excerpts_no_text_leaves() {
         let text = "EI0006: [PID: 1] Getting socket times out. peer 10.20.0.29 host gpu-17.corp.internal\n";
