@@ -454,6 +454,7 @@ async function main() {
     const shareUrl = await page.locator('[data-share] input.share-url').inputValue();
     const shareLen = Number(await page.locator('[data-share] [data-len]').getAttribute('data-len'));
     console.log(`     (share link of the example: ${shareLen} characters)`);
+    await page.waitForFunction(() => document.activeElement?.classList.contains('share-url'), null, { timeout: WAIT }).catch(() => {});
     check('Share puts the focus on the link', await page.evaluate(() => document.activeElement?.classList.contains('share-url')));
     if (mode === 'http') {
       check('share link (http): this page\'s address and a #v1= fragment, its length shown',

@@ -909,8 +909,10 @@ impl Ctx {
                     Some(b) => (format!("{b}#{fragment}"), false),
                     None => (fragment, true),
                 };
+                // The link takes the focus when the panel opens, not on every
+                // new link (the user may be in the base field or the checkbox).
+                let first = self.share_out.get_untracked().is_none();
                 self.share_out.set(Some(ShareOut { url, bare, json, mapping }));
-                let first = self.share_out.get_untracked().is_some();
                 if first {
                     request_animation_frame(|| {
                         let _ = web::focus("#share input.share-url", false);

@@ -525,8 +525,30 @@ async fn a_share_link_reopens_the_same_findings_and_its_base_is_configurable() {
         assert!(json.contains("\"findings\"") && !json.contains("Getting socket"), "preview, no raw text: {json}");
         let len = share.query_selector("[data-len]").unwrap().unwrap().get_attribute("data-len").unwrap();
         assert_eq!(len, url.chars().count().to_string(), "length shown");
-        // a team's own address
+        // A new link (here: the excerpts opt-in) updates the panel in place:
+        // an address half typed into the base field and the open preview stay.
         let base: HtmlInputElement = share.query_selector("input#share-base").unwrap().unwrap().unchecked_into();
+        base.set_value("https://half.typ");
+        let preview: web_sys::HtmlDetailsElement =
+            share.query_selector("details.preview").unwrap().unwrap().unchecked_into();
+        preview.set_open(true);
+        let payload_has = |s: &str| {
+            root.query_selector("pre.payload").unwrap().and_then(|p| p.text_content()).is_some_and(|t| t.contains(s))
+        };
+        let opt_in: HtmlElement = share.query_selector(r#"input[data-action="excerpts"]"#).unwrap().unwrap().unchecked_into();
+        opt_in.focus().unwrap();
+        opt_in.click();
+        assert!(until(WAIT, || payload_has("\"excerpts\"")).await, "the opt-in makes a new link");
+        // Only the first link takes the focus: a later one leaves it where
+        // the user is (it used to move it a frame later, so text typed next
+        // went into the read-only link).
+        sleep(150).await;
+        assert_eq!(active(), Some(opt_in.clone().into()), "the focus stays on the opt-in");
+        assert!(base.is_connected() && base.value() == "https://half.typ", "typed base kept: {:?}", base.value());
+        assert!(preview.is_connected() && preview.open(), "the preview stays open");
+        click(&share, r#"input[data-action="excerpts"]"#);
+        assert!(until(WAIT, || !payload_has("\"excerpts\"")).await, "opting out again");
+        // a team's own address
         base.set_value("https://intra.example/roll-doctor/");
         fire(&base, "change");
         let ok = until(WAIT, || {
