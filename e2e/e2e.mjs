@@ -54,6 +54,11 @@ const EVIL = '<script>alert("xss")</script><img src=x onerror="alert(2)"> EI0006
 // How long a check waits for what it expects to appear (or go). It returns as soon as the state
 // is there, so a long bound costs nothing when the page is right and spares a slow CI machine.
 const WAIT = 15_000;
+/** Whether `fn` (run in the page) comes true within WAIT: states that follow
+ *  a re-render (focus above all) land a frame or more after the action. */
+async function holds(page, fn) {
+  return page.waitForFunction(fn, null, { timeout: WAIT }).then(() => true, () => false);
+}
 const RULE = 'hccl-connect-timeout';
 const TITLE_EN = 'HCCL link establishment timed out (EI0006)';
 const TITLE_ZH = 'HCCL 建链超时（EI0006）';
@@ -334,7 +339,7 @@ async function main() {
 
     // keyboard: skip link first; after the language buttons, the first input's label and text, then the toolbar
     await page.keyboard.press('Tab');
-    check('the first Tab reaches "Skip to the diagnosis"', await page.evaluate(() => document.activeElement?.classList.contains('skip')));
+    check('the first Tab reaches "Skip to the diagnosis"', await holds(page, () => document.activeElement?.classList.contains('skip')));
     await page.locator('button[data-lang="zh"]').focus();
     const order = [];
     for (let i = 0; i < 4; i++) {
@@ -368,9 +373,9 @@ async function main() {
     check('clicking an evidence line opens the log view at that line',
       (await hl.getAttribute('data-line')) === '3' && (await hl.innerText()).includes('Getting socket times out')
       && await hl.evaluate((el) => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }));
-    check('the log view takes the focus', await page.evaluate(() => !!document.activeElement?.closest('.logview')));
+    check('the log view takes the focus', await holds(page, () => !!document.activeElement?.closest('.logview')));
     for (let i = 0; i < 8; i++) await page.keyboard.press('Tab');
-    check('Tab stays inside the log view', await page.evaluate(() => !!document.activeElement?.closest('.logview')));
+    check('Tab stays inside the log view', await holds(page, () => !!document.activeElement?.closest('.logview')));
     await page.locator('[data-logview] input.log-query').fill('wait socket');
     await page.locator('[data-logview] input.log-query').press('Enter');
     await page.locator('[data-logview] li.hl[data-line="2"]').waitFor({ timeout: WAIT }).catch(() => {});
@@ -378,7 +383,7 @@ async function main() {
       && (await page.locator('[data-logview] [data-matches]').getAttribute('data-matches')) === '1');
     await page.keyboard.press('Escape');
     check('Escape closes the log view and the focus goes back to the line number', await page.locator('[data-logview]').count() === 0
-      && await page.evaluate(() => document.activeElement?.dataset.line === '3'));
+      && await holds(page, () => document.activeElement?.dataset.line === '3'));
 
     // immediate diagnosis with Ctrl+Enter; healthy input gives the empty state
     await diagnose(page, HEALTHY);
@@ -389,7 +394,7 @@ async function main() {
     await page.locator('button[data-action="diagnose"]').click();
     await f.waitFor({ timeout: WAIT }).catch(() => {});
     check('Diagnose button diagnoses and takes the focus to the first finding', await f.count() === 1
-      && await page.evaluate(() => document.activeElement?.classList.contains('finding-title')));
+      && await holds(page, () => document.activeElement?.classList.contains('finding-title')));
 
     // a command that failed
     await diagnose(page, '$ npu-smi info\nbash: npu-smi: command not found\n');
@@ -454,8 +459,7 @@ async function main() {
     const shareUrl = await page.locator('[data-share] input.share-url').inputValue();
     const shareLen = Number(await page.locator('[data-share] [data-len]').getAttribute('data-len'));
     console.log(`     (share link of the example: ${shareLen} characters)`);
-    await page.waitForFunction(() => document.activeElement?.classList.contains('share-url'), null, { timeout: WAIT }).catch(() => {});
-    check('Share puts the focus on the link', await page.evaluate(() => document.activeElement?.classList.contains('share-url')));
+    check('Share puts the focus on the link', await holds(page, () => document.activeElement?.classList.contains('share-url')));
     if (mode === 'http') {
       check('share link (http): this page\'s address and a #v1= fragment, its length shown',
         shareUrl.startsWith(url) && /#v1=[A-Za-z0-9_-]+$/.test(shareUrl) && shareLen === shareUrl.length, `${shareLen} ${shareUrl.slice(0, 80)}`);
@@ -569,7 +573,7 @@ async function main() {
     const order3 = await ids(page);
     check('clicking an answer: the diagnosis updates (hccl-link-down first)', order3[0] === 'hccl-link-down', JSON.stringify(order3));
     check('one click answers every finding that asks it', await page.locator('article[data-rule-id="hccl-link-down"] .step[data-state="ask"] button[data-answer="some-down"]').count() === 0);
-    check('after answering, the focus is on the next thing to do in a finding', await page.evaluate(() => !!document.activeElement?.closest('[data-rule-id]')));
+    check('after answering, the focus is on the next thing to do in a finding', await holds(page, () => !!document.activeElement?.closest('[data-rule-id]')));
     await page.locator(`${FINDING} > summary`).click();
     await page.locator(`${LINK_STEP} button[data-action="change-answer"]`).click();
     await page.waitForFunction(() => !document.querySelector('[data-rule-id="hccl-link-down"]'), null, { timeout: WAIT }).catch(() => {});
@@ -578,7 +582,7 @@ async function main() {
     // Clear, then Undo
     await clear();
     check('Clear empties the inputs and offers Undo', (await area.inputValue()) === '' && await page.locator('button[data-action="undo-clear"]').count() === 1
-      && await page.evaluate(() => document.activeElement?.classList.contains('paste')));
+      && await holds(page, () => document.activeElement?.classList.contains('paste')));
     await page.locator('button[data-action="undo-clear"]').click();
     await f.waitFor({ timeout: WAIT }).catch(() => {});
     check('Undo brings them back', (await area.inputValue()) === LOG && await f.count() === 1);
@@ -682,7 +686,8 @@ async function main() {
         return !!t && !!f && !!(t.compareDocumentPosition(f) & Node.DOCUMENT_POSITION_FOLLOWING);
       }));
       await linkCell.locator('button.cell').click();
-      await page.waitForTimeout(300);
+      await holds(page, () => !!document.activeElement?.closest('[data-rule-id="hccl-link-down"] .evidence'));
+      await page.waitForTimeout(300); // the scroll into view settles
       const focus = await page.evaluate(() => {
         const a = document.activeElement;
         const r = a?.closest('.finding')?.getBoundingClientRect();
@@ -693,7 +698,7 @@ async function main() {
         focus.rule === 'hccl-link-down' && focus.evidence && focus.line.includes('link status: DOWN') && focus.top !== null && focus.top < 200,
         JSON.stringify(focus));
       await cell('ascend-node-2', 'torch-npu').locator('button.cell').click();
-      await page.waitForTimeout(300);
+      await holds(page, () => document.activeElement?.closest('[data-rule-id]')?.dataset.ruleId === 'node-stack-version-differs');
       const focus2 = await page.evaluate(() => document.activeElement?.closest('[data-rule-id]')?.dataset.ruleId);
       check('clicking node 2\'s torch-npu cell focuses the version finding', focus2 === 'node-stack-version-differs', String(focus2));
       if (ALL_SHOTS) await page.screenshot({ path: shotName('cluster'), fullPage: true });
