@@ -354,6 +354,28 @@ fn image_platform(image: &str) -> Option<&'static str> {
     }
 }
 
+fn ascend_name(name: &str) -> bool {
+    let up = name.to_ascii_uppercase();
+    up.starts_with("ASCEND") || up.starts_with("HCCL_") || up.contains("NPU")
+}
+
+/// Whether a `docker run` that maps no NPU shows it is meant for NPUs
+/// anyway: an Ascend image (its name says `ascend`, `cann`, `npu`, `mindie`,
+/// `mindspeed` or a chip), a management device, or a host driver path.
+fn meant_for_npus(image: Option<&str>, devices: &[(String, Line)], binds: &[(String, String, Line)]) -> bool {
+    let by_image = image.is_some_and(|img| {
+        let lower = img.to_ascii_lowercase();
+        image_platform(img).is_some()
+            || ["ascend", "cann", "mindie", "mindspeed", "910", "310p"].iter().any(|k| lower.contains(k))
+            || lower.split(['/', ':', '-', '_', '.']).any(|p| p == "npu")
+    });
+    let by_device = devices.iter().any(|(d, _)| d.starts_with("/dev/davinci") || MANAGER_DEVICES.contains(&d.as_str()));
+    let by_mount = binds.iter().any(|(src, dst, _)| {
+        [src, dst].iter().any(|p| ["Ascend", "dcmi", "npu-smi", "hccn", "davinci"].iter().any(|k| p.contains(k)))
+    });
+    by_image || by_device || by_mount
+}
+
 /// An image built for CUDA (`vllm:0.7.3-python3.11-cuda12.4-debian12`,
 /// `nvidia/cuda:12.4.1-devel`): its tag or repository names CUDA.
 fn cuda_image(image: &str) -> bool {
@@ -372,6 +394,9 @@ fn parse_run(run: &Run<'_>, start: usize, sink: &mut FactSink<'_>) {
     // share threads with Ascend ones; such a command lacks the NPU devices
     // by design, which is not this container's problem.
     let mut nvidia = false;
+    // An `ASCEND_*` / `HCCL_*` / `NPU` variable passed in: the container is
+    // meant for NPUs (see `meant_for_npus`).
+    let mut ascend_env = false;
     let mut image: Option<(String, Line)> = None;
     let mut i = start;
     while i < w.len() {
@@ -453,6 +478,7 @@ fn parse_run(run: &Run<'_>, start: usize, sink: &mut FactSink<'_>) {
                     if n == "ASCEND_VISIBLE_DEVICES" {
                         runtime = true;
                     }
+                    ascend_env |= ascend_name(n);
                     sink.push("docker.env", Some(n.to_string()), FactValue::Str(val.to_string()), &vline);
                 }
             }
@@ -502,6 +528,12 @@ fn parse_run(run: &Run<'_>, start: usize, sink: &mut FactSink<'_>) {
         }
     }
     if access == "nvidia" {
+        return;
+    }
+    if access == "none" && !ascend_env && !meant_for_npus(image.as_ref().map(|(i, _)| i.as_str()), &devices, &binds) {
+        // A container with no sign of NPUs at all (`rayproject/ray`, `ubuntu`,
+        // a CPU-only Ray head pasted in a thread): what it lacks is not a
+        // fault of this container, so nothing is said to be missing.
         return;
     }
     if !privileged && !runtime {
@@ -666,7 +698,20 @@ mod tests {
         assert_eq!(get(&fs, "docker.ulimit_nofile")[0].1, "unlimited");
         let fs = facts("docker run -it --ulimit nofile=1024 ubuntu\n");
         assert_eq!(get(&fs, "docker.ulimit_nofile")[0].1, "1024");
-        assert_eq!(get(&fs, "docker.missing_device").len(), 4);
+        // No sign of NPUs at all (ray-project/ray#8152's CPU-only head): nothing is missing.
+        assert!(get(&fs, "docker.missing_device").is_empty() && get(&fs, "docker.missing_mount").is_empty());
+        let fs = facts("docker run --name head -d -it rayproject/ray ray start --head --block\n");
+        assert!(get(&fs, "docker.missing_device").is_empty());
+        // Meant for NPUs by its image, a variable or a driver path: what is missing is said.
+        for run in [
+            "docker run -it --ulimit nofile=1024 ascendhub.huawei.com/public-ascendhub/ascend-pytorch:24.0.RC1\n",
+            "docker run -it -e ASCEND_RT_VISIBLE_DEVICES=0 ubuntu\n",
+            "docker run -it -v /usr/local/Ascend/driver:/usr/local/Ascend/driver ubuntu\n",
+            "docker run -it quay.io/ascend/vllm-ascend:v0.9.1\n",
+            "docker run -it my-npu:latest\n",
+        ] {
+            assert_eq!(get(&facts(run), "docker.missing_device").len(), 4, "{run}");
+        }
     }
 
     #[test]

@@ -300,7 +300,9 @@ impl Shape {
                 s.push_str(" 0.0/16.0 NPU\n");
             }
             Shape::DockerFlags => {
-                s.push_str("docker run -it");
+                // Meant for NPUs from its first flag (the image comes after
+                // more words than the parser reads).
+                s.push_str("docker run -it -e ASCEND_RT_VISIBLE_DEVICES=0");
                 for i in 0..n {
                     match i % 3 {
                         0 => {
