@@ -700,7 +700,9 @@ impl Ctx {
     /// Builds the share link for the local diagnosis.
     pub fn make_share(&self) {
         let (lang, excerpts) = (self.lang.get_untracked(), self.excerpts.get_untracked());
-        self.send(Request::Share { seq: 0, lang, excerpts }, &[]);
+        // Numbered with the diagnosis it shares: a reply that arrives after
+        // the inputs changed is for a diagnosis no longer shown.
+        self.send(Request::Share { seq: self.seq.get_value(), lang, excerpts }, &[]);
     }
 
     /// Sets the address share links start with (kept in this browser).
@@ -900,8 +902,8 @@ impl Ctx {
                 self.save();
                 self.after_render();
             }
-            Reply::Shared { seq: _, fragment, json, mapping } => {
-                if fragment.is_empty() {
+            Reply::Shared { seq, fragment, json, mapping } => {
+                if fragment.is_empty() || seq != current {
                     return;
                 }
                 let base = link_base(&self.share_base.get_untracked());

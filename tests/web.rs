@@ -602,6 +602,27 @@ async fn a_share_link_reopens_the_same_findings_and_its_base_is_configurable() {
     reset();
 }
 
+/// Share, then change the input before the link comes back: the link was
+/// made for the diagnosis no longer shown, so it must not appear under the
+/// new one. (The worker answers in order: once the new diagnosis is on the
+/// page, the link's reply has been handled.)
+#[wasm_bindgen_test]
+async fn a_link_made_for_an_older_diagnosis_is_not_shown() {
+    reset();
+    let root = fresh_root();
+    let _mounted = leptos::mount::mount_to(root.clone(), App);
+    click(&root, r#"button[data-action="example"]"#);
+    expect(&root, r#"[data-rule-id="hccl-link-down"]"#).await;
+    click(&root, r#"button[data-action="share"]"#);
+    diagnose(&root, EI0006).await;
+    expect(&root, r#"[data-rule-id="hccl-connect-timeout"]"#).await;
+    assert!(root.query_selector("[data-share]").unwrap().is_none(), "a link for the previous diagnosis is shown");
+    // Sharing the diagnosis on the page still works.
+    click(&root, r#"button[data-action="share"]"#);
+    expect(&root, "[data-share] input.share-url").await;
+    root.remove();
+}
+
 #[wasm_bindgen_test]
 async fn a_corrupt_link_says_so_and_keeps_the_local_input() {
     reset();
