@@ -356,7 +356,8 @@ fn image_platform(image: &str) -> Option<&'static str> {
 
 fn ascend_name(name: &str) -> bool {
     let up = name.to_ascii_uppercase();
-    up.starts_with("ASCEND") || up.starts_with("HCCL_") || up.contains("NPU")
+    // `NPU` as a part of the name (`NPU_VISIBLE_DEVICES`, `ENABLE_NPU`), not inside a word (`INPUT_DIR`).
+    up.starts_with("ASCEND") || up.starts_with("HCCL_") || up.split('_').any(|p| p == "NPU")
 }
 
 /// Whether a `docker run` that maps no NPU shows it is meant for NPUs
@@ -702,6 +703,8 @@ mod tests {
         assert!(get(&fs, "docker.missing_device").is_empty() && get(&fs, "docker.missing_mount").is_empty());
         let fs = facts("docker run --name head -d -it rayproject/ray ray start --head --block\n");
         assert!(get(&fs, "docker.missing_device").is_empty());
+        let fs = facts("docker run -it -e INPUT_DIR=/data ubuntu\n");
+        assert!(get(&fs, "docker.missing_device").is_empty(), "INPUT is not NPU");
         // Meant for NPUs by its image, a variable or a driver path: what is missing is said.
         for run in [
             "docker run -it --ulimit nofile=1024 ascendhub.huawei.com/public-ascendhub/ascend-pytorch:24.0.RC1\n",
