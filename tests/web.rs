@@ -535,7 +535,8 @@ async fn a_share_link_reopens_the_same_findings_and_its_base_is_configurable() {
         let payload_has = |s: &str| {
             root.query_selector("pre.payload").unwrap().and_then(|p| p.text_content()).is_some_and(|t| t.contains(s))
         };
-        let opt_in: HtmlElement = share.query_selector(r#"input[data-action="excerpts"]"#).unwrap().unwrap().unchecked_into();
+        let opt_in: HtmlElement =
+            share.query_selector(r#"input[data-action="excerpts"]"#).unwrap().unwrap().unchecked_into();
         opt_in.focus().unwrap();
         opt_in.click();
         assert!(until(WAIT, || payload_has("\"excerpts\"")).await, "the opt-in makes a new link");

@@ -403,8 +403,14 @@ mod tests {
         assert_eq!(pkg(&fs, "torch-npu").as_deref(), Some("2.8.0"));
         assert!(pkg(&fs, "python").is_none() && !missing(&fs, "triton-ascend"));
         // Other `key: value` lines are not versions, and one typed line is not a list.
-        assert_ne!(crate::detect::detect(&segment("model: qwen\nseed: 42\nlr: 1e-6\n")[0]).kind, crate::InputKind::PipList);
-        assert_ne!(crate::detect::detect(&segment("torch: 2.8.0\nhello world\nmore text here\n")[0]).kind, crate::InputKind::PipList);
+        assert_ne!(
+            crate::detect::detect(&segment("model: qwen\nseed: 42\nlr: 1e-6\n")[0]).kind,
+            crate::InputKind::PipList
+        );
+        assert_ne!(
+            crate::detect::detect(&segment("torch: 2.8.0\nhello world\nmore text here\n")[0]).kind,
+            crate::InputKind::PipList
+        );
     }
 
     #[test]
