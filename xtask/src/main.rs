@@ -135,6 +135,12 @@ fn setup(browser: bool) -> Result<(), String> {
     if !String::from_utf8_lossy(&targets.stdout).lines().any(|l| l.trim() == "wasm32-unknown-unknown") {
         run(cmd("rustup").args(["target", "add", "wasm32-unknown-unknown"]))?;
     }
+    // rustfmt for the test's formatting check (rustup's minimal profile leaves it out).
+    let components =
+        cmd("rustup").args(["component", "list", "--installed"]).output().map_err(|e| format!("rustup: {e}"))?;
+    if !String::from_utf8_lossy(&components.stdout).lines().any(|l| l.trim().starts_with("rustfmt")) {
+        run(cmd("rustup").args(["component", "add", "rustfmt"]))?;
+    }
 
     let wb = locked_wasm_bindgen()?;
     if version_of("wasm-bindgen").as_deref() != Some(&format!("wasm-bindgen {wb}")) {
@@ -357,6 +363,10 @@ fn test() -> Result<(), String> {
     setup(true)?;
     type Step<'a> = (&'a str, Box<dyn Fn() -> Result<(), String>>);
     let steps: Vec<Step> = vec![
+        (
+            "formatting (cargo fmt --all -- --check)",
+            Box::new(|| run(cmd("cargo").args(["fmt", "--all", "--", "--check"]))),
+        ),
         (
             "native tests (engine, CLI, UI strings)",
             Box::new(|| run(cmd("cargo").args(["test", "--workspace", "--locked"]))),
