@@ -672,13 +672,6 @@ impl Ctx {
         self.send(Request::Open { seq, fragment: link.to_string() }, &[]);
     }
 
-    /// Starts a new link generation: replies to older ones are stale.
-    fn next_link_seq(&self) -> u32 {
-        let seq = self.link_seq.get_value().wrapping_add(1);
-        self.link_seq.set_value(seq);
-        seq
-    }
-
     /// Leaves a shared diagnosis and shows the local one again.
     pub fn close_shared(&self) {
         // A link still being opened (the same one can arrive twice: from the

@@ -304,13 +304,23 @@ impl Ctx {
 
     /// The next request number.
     pub fn next_seq(&self) -> u32 {
-        let n = self.seq.get_value().wrapping_add(1);
-        self.seq.set_value(n);
-        n
+        bump(self.seq)
+    }
+
+    /// Starts a new link generation: replies to older links are stale.
+    pub fn next_link_seq(&self) -> u32 {
+        bump(self.link_seq)
     }
 
     /// Whether the page is still mounted.
     pub fn alive(&self) -> bool {
         self.slots.try_get_untracked().is_some()
     }
+}
+
+/// Increments a request counter and returns the new number.
+fn bump(counter: StoredValue<u32>) -> u32 {
+    let n = counter.get_value().wrapping_add(1);
+    counter.set_value(n);
+    n
 }
