@@ -919,6 +919,23 @@ async function main() {
       }
     } else {
       check('a page opened from a file offers no download of itself', await page.locator('[data-action="download-offline"]').count() === 0);
+      // A copy damaged on the way (a changed byte; an editor that re-saved the windows-1252 file
+      // as UTF-8) says so in both languages instead of failing silently or running broken code.
+      const bytes = await readFile(resolve(target));
+      const at = bytes.indexOf('id="rd-wasm"') + 20_000;
+      const flipped = Buffer.from(bytes);
+      flipped[at] = flipped[at] === 0x41 ? 0x42 : 0x41;
+      const reencoded = Buffer.from(bytes.toString('latin1'), 'utf8');
+      for (const [name, data] of [['one changed byte', flipped], ['re-saved as UTF-8', reencoded]]) {
+        const copy = join(resolve(outDir), 'damaged-roll-doctor.html');
+        await writeFile(copy, data);
+        const q = await browser.newPage(); // not watched: its start-up error is the point
+        await q.goto(pathToFileURL(copy).href, { waitUntil: 'load' });
+        const crash = await q.locator('.crash').textContent({ timeout: WAIT }).catch(() => '');
+        check(`a damaged copy of the offline file (${name}) says it is damaged, in both languages`,
+          crash.includes('damaged') && crash.includes('损坏') && await q.locator('textarea.paste').count() === 0, crash);
+        await q.close();
+      }
     }
 
     // contrast (WCAG AA) in both themes, with a report, a share panel and the symptom list on screen

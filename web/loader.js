@@ -1,10 +1,12 @@
 // roll-doctor's loader: the page in one file (`cargo xtask dist` fills it in).
-// The WebAssembly module is in the #rd-wasm element, gzip-compressed and
-// base64-encoded; it is inflated with DecompressionStream, compiled once,
-// and run here (the page) and in a Web Worker (the engine). The worker is
-// made from a Blob of the wasm-bindgen glue below plus a few lines, so it
-// works from file:// too and inherits this page's Content-Security-Policy:
-// nothing is fetched, no connection is made.
+// The app's WebAssembly module and its stylesheet are in the #rd-wasm
+// element, xz-compressed together; #rd-unpack holds a small module (crates/unpack), gzip-compressed, that
+// inflates it. Both are base64 in the served page and raw bytes in the
+// offline file (xtask/src/pack.rs says why and how). The app module is
+// compiled once and run here (the page) and in a Web Worker (the engine).
+// The worker is made from a Blob of the wasm-bindgen glue below plus a few
+// lines, so it works from file:// too and inherits this page's
+// Content-Security-Policy: nothing is fetched, no connection is made.
 (function () {
   "use strict";
   const glue = (function () {
@@ -38,35 +40,86 @@
     const page = "<!DOCTYPE html>\n" + document.documentElement.outerHTML;
     self.rdOfflinePage = function () { return page; };
   }
-  const data = document.getElementById("rd-wasm").textContent.trim();
-  function bytesOf(b64) {
-    if (typeof Uint8Array.fromBase64 === "function") return Uint8Array.fromBase64(b64);
-    const bin = atob(b64);
-    const out = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-    return out;
+  // A transfer that changed bytes, or an editor that re-encoded the file.
+  const DAMAGED = "the program inside this page is damaged: copy roll-doctor.html again, as a binary file. "
+    + "页面内嵌的程序已损坏：请以二进制方式重新复制 roll-doctor.html。";
+  // An embedded module's bytes. "base64": the served page (UTF-8, whatever
+  // charset a server declares). "cp1252": the offline file, read as
+  // windows-1252, where each byte of the file is one character; the byte
+  // 0x01 escapes the few bytes the HTML parser would change (the next
+  // byte XOR 0x40 is the original).
+  function bytesOf(el) {
+    const text = el.textContent;
+    if (el.dataset.enc === "base64") {
+      const b64 = text.trim();
+      if (typeof Uint8Array.fromBase64 === "function") return Uint8Array.fromBase64(b64);
+      const bin = atob(b64);
+      const out = new Uint8Array(bin.length);
+      for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+      return out;
+    }
+    // Which byte each character of windows-1252 stands for, from the
+    // browser's own decoder (0x80-0x9F are not U+0080-U+009F).
+    const chars = new TextDecoder("windows-1252").decode(Uint8Array.from({ length: 256 }, (_, i) => i));
+    const byteOf = new Int16Array(0x2200).fill(-1);
+    for (let b = 0; b < 256; b++) byteOf[chars.charCodeAt(b)] = b;
+    const out = new Uint8Array(text.length);
+    let n = 0;
+    for (let i = 0; i < text.length; i++) {
+      let b = byteOf[text.charCodeAt(i)];
+      if (b === 0x01) b = byteOf[text.charCodeAt(++i)] ^ 0x40;
+      if (!(b >= 0)) throw new Error(DAMAGED + " (" + i + ")");
+      out[n++] = b;
+    }
+    return out.subarray(0, n);
+  }
+  // The app module, compiled, once its stylesheet is in place: the
+  // unpacker (inflated by the browser) inflates both.
+  async function appModule() {
+    const gz = new Blob([bytesOf(document.getElementById("rd-unpack"))]).stream();
+    // A damaged gzip stream or module fails here ("Failed to fetch", a CompileError).
+    const un = await new Response(gz.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer()
+      .then(function (unpacker) { return WebAssembly.instantiate(unpacker); })
+      .then(function (r) { return r.instance.exports; }, function (e) { throw new Error(DAMAGED + " (" + e + ")"); });
+    const el = document.getElementById("rd-wasm");
+    const packed = bytesOf(el);
+    const size = Number(el.dataset.size);
+    const total = size + Number(el.dataset.css);
+    const dict = Number(el.dataset.dict);
+    const at = un.space(packed.length + total + dict);
+    if (!at) throw new Error("no memory to unpack the program. 内存不足，无法解压程序。");
+    new Uint8Array(un.memory.buffer, at, packed.length).set(packed);
+    const out = at + packed.length;
+    const n = un.inflate(at, packed.length, out, total, out + total, dict);
+    if (n !== total) throw new Error(DAMAGED + " (" + n + ")");
+    performance.mark("rd-wasm-inflated");
+    const style = document.createElement("style");
+    style.textContent = new TextDecoder().decode(new Uint8Array(un.memory.buffer, out + size, total - size));
+    document.head.append(style);
+    // compile() copies the bytes: the unpacker's memory can go.
+    return WebAssembly.compile(new Uint8Array(un.memory.buffer, out, size));
   }
   async function start() {
     performance.mark("rd-loader-start");
-    const inflated = new Blob([bytesOf(data)]).stream().pipeThrough(new DecompressionStream("gzip"));
-    const module = await WebAssembly.compile(await new Response(inflated).arrayBuffer());
-    performance.mark("rd-wasm-compiled");
-    // The engine starts now, in parallel with the page: it compiles the
-    // rules while the page renders (the page adopts this worker).
+    // The engine's worker starts first: its thread comes up while the app
+    // module is inflated, and it compiles the rules while the page renders
+    // (the page adopts this worker).
     try {
       const url = URL.createObjectURL(new Blob([self.rdWorkerSource], { type: "text/javascript" }));
       self.rdWorker = new Worker(url);
       URL.revokeObjectURL(url);
-      self.rdWorker.postMessage({ rdModule: module });
     } catch (e) {
       self.rdWorker = undefined;
     }
+    const module = await appModule();
+    performance.mark("rd-wasm-compiled");
+    if (self.rdWorker) self.rdWorker.postMessage({ rdModule: module });
     await glue.__wbg_init({ module_or_path: module });
   }
   start().catch(function (e) {
     const p = document.createElement("p");
     p.className = "crash";
-    p.textContent = "roll-doctor could not start in this browser (" + e + "). roll-doctor 无法在此浏览器中启动。";
+    p.textContent = "roll-doctor could not start (" + e + "). roll-doctor 无法启动。";
     document.body.prepend(p);
     throw e;
   });

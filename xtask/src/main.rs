@@ -14,6 +14,7 @@
 
 mod bench;
 mod fuzz;
+mod pack;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -117,6 +118,10 @@ fn setup(browser: bool) -> Result<(), String> {
     if !has("node") || !has("npm") {
         apt.extend(["nodejs", "npm"]);
     }
+    // The page's app module is xz-compressed (xtask/src/pack.rs).
+    if !has("xz") {
+        apt.push("xz-utils");
+    }
     if browser {
         if !Path::new("/usr/bin/chromium").exists() {
             apt.push("chromium");
@@ -201,29 +206,30 @@ fn classic_glue(glue: &str) -> Result<String, String> {
     Ok(out)
 }
 
-fn gzip(bytes: &[u8]) -> Result<Vec<u8>, String> {
-    use std::io::Write;
-    let mut child = Command::new("gzip")
-        .args(["-9", "-n", "-c"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("gzip: {e}"))?;
-    let mut stdin = child.stdin.take().ok_or("gzip stdin")?;
-    let input = bytes.to_vec();
-    let writer = std::thread::spawn(move || stdin.write_all(&input));
-    let out = child.wait_with_output().map_err(|e| format!("gzip: {e}"))?;
-    writer.join().map_err(|_| "gzip writer")?.map_err(|e| format!("gzip: {e}"))?;
-    if !out.status.success() {
-        return Err("gzip failed".into());
-    }
-    Ok(out.stdout)
+/// The page's unpacker (crates/unpack) built for wasm32 and optimised for
+/// speed: it inflates the app module at every start.
+fn unpacker_wasm() -> Result<Vec<u8>, String> {
+    run(cmd("cargo").args([
+        "build",
+        "--release",
+        "--locked",
+        "-p",
+        "roll-doctor-unpack",
+        "--target",
+        "wasm32-unknown-unknown",
+    ]))?;
+    let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root().join("target"));
+    let built = target.join("wasm32-unknown-unknown/release/roll_doctor_unpack.wasm");
+    let out = target.join("wasm32-unknown-unknown/release/roll_doctor_unpack.opt.wasm");
+    run(cmd("wasm-opt").args(["-O3", "--strip-debug", "--strip-producers"]).arg(&built).arg("-o").arg(&out))?;
+    std::fs::read(&out).map_err(|e| format!("{}: {e}", out.display()))
 }
 
 /// Turns trunk's dist/ into the page: one self-contained HTML file
-/// (`web/shell.html` with the styles, the gzip-compressed wasm as base64,
-/// and `web/loader.js` holding the glue), written as `dist/index.html`
-/// (served) and `dist/roll-doctor.html` (the offline copy, the same bytes).
+/// (`web/shell.html` with the two modules, the app's carrying the styles,
+/// and `web/loader.js` holding the glue), written twice: `dist/index.html`, the served page
+/// (UTF-8, modules in base64), and `dist/roll-doctor.html`, the offline
+/// copy (windows-1252, modules as bytes; see pack.rs).
 fn finish_dist() -> Result<(), String> {
     use base64::Engine as _;
     use sha2::Digest as _;
@@ -232,8 +238,7 @@ fn finish_dist() -> Result<(), String> {
     let web =
         |name: &str| std::fs::read_to_string(root().join("web").join(name)).map_err(|e| format!("web/{name}: {e}"));
     let wasm = std::fs::read(dist.join("roll-doctor-web_bg.wasm")).map_err(|e| format!("dist wasm: {e}"))?;
-    let packed = gzip(&wasm)?;
-    let b64 = base64::engine::general_purpose::STANDARD.encode(&packed);
+    let unpack_gz = pack::gzip(&unpacker_wasm()?)?;
     let glue = classic_glue(&read("roll-doctor-web.js")?)?;
     let css_name = std::fs::read_dir(&dist)
         .map_err(|e| e.to_string())?
@@ -241,35 +246,65 @@ fn finish_dist() -> Result<(), String> {
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .find(|n| n.ends_with(".css"))
         .ok_or("dist/ has no stylesheet")?;
-    let css = read(&css_name)?;
-    let loader = web("loader.js")?.replace("{{GLUE}}", &glue);
-    if loader.contains("</script") || css.contains("</style") {
-        return Err("the loader or the styles contain a closing tag".into());
+    // The stylesheet is compressed with the module (it is 26 KB of text).
+    let css = pack::compact_css(&read(&css_name)?);
+    let bundle = [wasm.as_slice(), css.as_bytes()].concat();
+    let wasm_xz = pack::xz(&bundle)?;
+    let loader = pack::ascii_js(&pack::unindent_js(&web("loader.js")?.replace("{{GLUE}}", &glue)));
+    if loader.contains("</script") {
+        return Err("the loader contains a closing tag".into());
     }
     let hash = base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(loader.as_bytes()));
-    let page = web("shell.html")?
+    let shell = pack::ascii_html(&web("shell.html")?)
         .replace("{{CSP}}", &page_csp(&hash))
-        .replace("{{CSS}}", css.trim_end())
-        .replace("{{WASM}}", &b64)
+        .replace("{{SIZE}}", &wasm.len().to_string())
+        .replace("{{CSS_SIZE}}", &css.len().to_string())
+        .replace("{{DICT}}", &pack::dict_size(bundle.len()).to_string())
         .replace("{{LOADER}}", &loader);
+    // The two variants differ in the charset and the modules' encoding only.
+    let page = |charset: &str, enc: &str, encode: &dyn Fn(&[u8]) -> Vec<u8>| -> Result<Vec<u8>, String> {
+        let text = shell.replace("{{CHARSET}}", charset).replace("{{ENC}}", enc);
+        if !text.is_ascii() {
+            return Err("the page outside its modules is not ASCII".into());
+        }
+        let (head, rest) = text.split_once("{{UNPACK}}").ok_or("web/shell.html lacks {{UNPACK}}")?;
+        let (mid, tail) = rest.split_once("{{WASM}}").ok_or("web/shell.html lacks {{WASM}} after {{UNPACK}}")?;
+        Ok([head.as_bytes(), &encode(&unpack_gz), mid.as_bytes(), &encode(&wasm_xz), tail.as_bytes()].concat())
+    };
+    let base64 = |b: &[u8]| base64::engine::general_purpose::STANDARD.encode(b).into_bytes();
+    let served = page("utf-8", "base64", &base64)?;
+    let offline = page("windows-1252", "cp1252", &pack::cp1252)?;
     // What trunk wrote is now inside the page.
     for e in std::fs::read_dir(&dist).map_err(|e| e.to_string())?.flatten() {
         std::fs::remove_file(e.path()).map_err(|e| e.to_string())?;
     }
-    std::fs::write(dist.join("index.html"), &page).map_err(|e| e.to_string())?;
-    std::fs::write(dist.join("roll-doctor.html"), &page).map_err(|e| e.to_string())?;
-    let gz = gzip(page.as_bytes())?.len();
-    let wasm_gz = packed.len();
+    std::fs::write(dist.join("index.html"), &served).map_err(|e| e.to_string())?;
+    std::fs::write(dist.join("roll-doctor.html"), &offline).map_err(|e| e.to_string())?;
+    let served_gz = pack::gzip(&served)?.len();
+    let wasm_gz = pack::gzip(&wasm)?.len();
     eprintln!(
-        "xtask: wasm {} bytes ({} gzip -9); the page {} bytes ({} gzip -9, all that is served)",
+        "xtask: wasm {} bytes ({} gzip -9; with the styles {} xz); unpacker {} bytes gzip; \
+         the offline page {} bytes; the served page {} bytes ({} gzip -9, all that is served)",
         wasm.len(),
         wasm_gz,
-        page.len(),
-        gz
+        wasm_xz.len(),
+        unpack_gz.len(),
+        offline.len(),
+        served.len(),
+        served_gz
     );
     std::fs::write(
         dist.join("sizes.txt"),
-        format!("wasm {}\nwasm.gz {}\npage {}\npage.gz {}\n", wasm.len(), wasm_gz, page.len(), gz),
+        format!(
+            "wasm {}\nwasm.gz {}\nwasm+css.xz {}\nunpack.gz {}\npage {}\nserved {}\nserved.gz {}\n",
+            wasm.len(),
+            wasm_gz,
+            wasm_xz.len(),
+            unpack_gz.len(),
+            offline.len(),
+            served.len(),
+            served_gz
+        ),
     )
     .map_err(|e| e.to_string())?;
     Ok(())
