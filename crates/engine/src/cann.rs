@@ -157,7 +157,7 @@ pub fn facts_for_line(at: LineRef, segment: u32, node: Option<NodeId>, text: &st
             subject: Some(code.clone()),
             value: FactValue::Str(code),
             node,
-            origin: Origin::Line { at, segment, text: text.to_string() },
+            origin: Origin::Line { at, segment, text: text.into() },
         });
     }
 }

@@ -221,7 +221,7 @@ fn answer_facts(cat: &Catalogue, session: &Session) -> Vec<Fact> {
                 subject: f.subject.clone(),
                 value,
                 node: None,
-                origin: Origin::Answer(a.clone()),
+                origin: Origin::Answer(Box::new(a.clone())),
             });
         }
     }
@@ -302,7 +302,7 @@ impl Ctx<'_> {
             Origin::Line { at, text, .. } => EvidenceLine {
                 input: multi.then_some(at.input as usize),
                 line: at.line,
-                text: text.clone(),
+                text: text.to_string(),
                 node: self.node_name(f.node),
                 answer: None,
             },

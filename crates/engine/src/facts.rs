@@ -12,6 +12,7 @@
 //! that silently never fires.
 
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// The type of a fact's value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -173,11 +174,13 @@ pub enum Origin {
         at: LineRef,
         /// Index of the segment it belongs to.
         segment: u32,
-        /// The line's text.
-        text: String,
+        /// The line's text, shared by the facts read from one line (an
+        /// `npu-smi` row gives several; a fact-dense paste held a copy each).
+        text: Arc<str>,
     },
-    /// Stands for an answer the user clicked in a decision tree.
-    Answer(AnswerRef),
+    /// Stands for an answer the user clicked in a decision tree (boxed: it
+    /// is rare, and every fact is as large as the largest origin).
+    Answer(Box<AnswerRef>),
 }
 
 /// Index of a node (a machine of the cluster) in [`crate::diagnose::Collected::nodes`].
@@ -213,7 +216,7 @@ impl Serialize for Fact {
         match &self.origin {
             Origin::Line { at, segment, text } => {
                 m.serialize_entry("line", &at.line)?;
-                m.serialize_entry("text", text)?;
+                m.serialize_entry("text", &**text)?;
                 m.serialize_entry("segment", segment)?;
                 m.serialize_entry("input", &at.input)?;
             }

@@ -386,7 +386,7 @@ pub fn report_from(p: &Payload) -> SharedReport {
             subject: f.subject.clone(),
             value,
             node: node_of(f.node),
-            origin: Origin::Line { at: LineRef { input, line: f.line }, segment: input, text: f.text.clone() },
+            origin: Origin::Line { at: LineRef { input, line: f.line }, segment: input, text: f.text.as_str().into() },
         });
     }
     for h in &p.hits {

@@ -182,7 +182,7 @@ mod tests {
             subject: Some(subject.into()),
             value: FactValue::Str(value.into()),
             node: None,
-            origin: Origin::Line { at: LineRef::default(), segment: 0, text: String::new() },
+            origin: Origin::Line { at: LineRef::default(), segment: 0, text: "".into() },
         }
     }
 

@@ -16,6 +16,7 @@
 
 use crate::facts::{Fact, FactDef, FactValue, LineRef, NodeId, Origin, ValueType};
 use crate::segment::{Line, Segment};
+use std::sync::Arc;
 
 pub mod ascend_version;
 pub mod collector;
@@ -337,6 +338,9 @@ pub struct FactSink<'a> {
     input: u32,
     segment: u32,
     node: Option<NodeId>,
+    /// The line the last fact was read from, and its text, which the next
+    /// facts of the same line share.
+    last: Option<(u32, Arc<str>)>,
 }
 
 impl<'a> FactSink<'a> {
@@ -348,12 +352,12 @@ impl<'a> FactSink<'a> {
         segment: u32,
         node: Option<NodeId>,
     ) -> FactSink<'a> {
-        FactSink { facts, defs: Some(parser.facts), input, segment, node }
+        FactSink { facts, defs: Some(parser.facts), input, segment, node, last: None }
     }
 
     /// A sink that accepts every declared fact (unit tests of one parser).
     pub fn any(facts: &'a mut Vec<Fact>) -> FactSink<'a> {
-        FactSink { facts, defs: None, input: 0, segment: 0, node: None }
+        FactSink { facts, defs: None, input: 0, segment: 0, node: None, last: None }
     }
 
     /// Records a fact read from `line`. A name the parser did not declare,
@@ -370,17 +374,21 @@ impl<'a> FactSink<'a> {
         if def.ty != value.ty() {
             return;
         }
+        let text = match &self.last {
+            Some((no, text)) if *no == line.no => text.clone(),
+            _ => {
+                // As evidence shows it: a fact of a 50 MB line does not copy it.
+                let text: Arc<str> = crate::segment::clip(&line.text).into();
+                self.last = Some((line.no, text.clone()));
+                text
+            }
+        };
         self.facts.push(Fact {
             name: def.name,
             subject,
             value,
             node: self.node,
-            origin: Origin::Line {
-                at: LineRef { input: self.input, line: line.no },
-                segment: self.segment,
-                // As evidence shows it: a fact of a 50 MB line does not copy it.
-                text: crate::segment::clip(&line.text).into_owned(),
-            },
+            origin: Origin::Line { at: LineRef { input: self.input, line: line.no }, segment: self.segment, text },
         });
     }
 }

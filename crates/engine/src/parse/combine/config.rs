@@ -13,7 +13,7 @@
 //! use roll_doctor_engine::parse::combine::config::combine;
 //! let f = |name, subject: Option<&str>, value, line| Fact {
 //!     name, subject: subject.map(String::from), value, node: None,
-//!     origin: Origin::Line { at: LineRef { input: 0, line }, segment: 0, text: String::new() },
+//!     origin: Origin::Line { at: LineRef { input: 0, line }, segment: 0, text: "".into() },
 //! };
 //! let facts = vec![
 //!     f("config.devices_needed", Some("actor_train"), FactValue::Int(16), 12),

@@ -49,7 +49,7 @@ pub(crate) fn fact(
         origin: crate::facts::Origin::Line {
             at: crate::facts::LineRef { input: 0, line },
             segment,
-            text: format!("line {line}"),
+            text: format!("line {line}").into(),
         },
     }
 }
