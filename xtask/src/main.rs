@@ -497,6 +497,8 @@ fn main() -> ExitCode {
         }
         Some("test") => test(),
         Some("fuzz") => fuzz::main(&args[1..]),
+        // The bench's measuring process (bench::measure says why).
+        Some("__measure") => bench::measure_child(&args[1..]),
         Some("dist") => setup(false).and_then(|_| build_dist()),
         Some("bench") => {
             let mb = args

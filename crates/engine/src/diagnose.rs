@@ -384,6 +384,53 @@ fn conclusion(ctx: &Ctx<'_>, answering: &[usize]) -> Option<crate::Text> {
 }
 
 /// Step 4: one finding, with its evidence, steps and fixes filled in.
+/// A finding's evidence: its facts' and hits' lines, one entry per line, in
+/// input order (answers the user clicked first), at most [`MAX_EVIDENCE`],
+/// with the number of distinct lines there were. Only the lines kept are
+/// copied: a finding resting on 100,000 facts (a fact-dense paste) would
+/// otherwise copy every line's text to keep twenty.
+fn evidence_lines(facts: &[&Fact], why: &crate::rules::eval::Why, ctx: &Ctx<'_>) -> (Vec<EvidenceLine>, usize) {
+    enum Src<'f> {
+        Fact(&'f Fact),
+        Hit(HitRef),
+    }
+    let multi = ctx.c.inputs > 1;
+    // Answers carry no line: few, and sorted before every line (line 0).
+    let mut lines: Vec<EvidenceLine> =
+        facts.iter().filter(|f| f.line_ref().is_none()).map(|f| ctx.evidence_of_fact(f)).collect();
+    lines.sort();
+    lines.dedup_by(|a, b| a.input == b.input && a.line == b.line && a.answer == b.answer);
+    let mut keyed: Vec<((Option<usize>, u32), Src<'_>)> = facts
+        .iter()
+        .filter_map(|f| f.line_ref().map(|at| ((multi.then_some(at.input as usize), at.line), Src::Fact(f))))
+        .chain(why.hits.iter().map(|(h, _)| ((multi.then_some(h.at.input as usize), h.at.line), Src::Hit(*h))))
+        .collect();
+    keyed.sort_by_key(|(k, _)| *k);
+    let mut distinct = 0;
+    let mut last = None;
+    let room = MAX_EVIDENCE.saturating_sub(lines.len());
+    let mut kept = lines.len();
+    for (k, src) in &keyed {
+        if last != Some(*k) {
+            distinct += 1;
+            last = Some(*k);
+        }
+        // Every entry of the first `room` lines: which of a line's entries
+        // (fact or hit, and its node) comes first is decided as before, below.
+        if distinct <= room {
+            lines.push(match src {
+                Src::Fact(f) => ctx.evidence_of_fact(f),
+                Src::Hit(h) => ctx.evidence_of_hit(*h),
+            });
+        }
+    }
+    kept += distinct;
+    lines.sort();
+    lines.dedup_by(|a, b| a.input == b.input && a.line == b.line && a.answer == b.answer);
+    lines.truncate(MAX_EVIDENCE);
+    (lines, kept)
+}
+
 fn finding(rule: &Rule, fired: &Fired, ctx: &Ctx<'_>) -> (Finding, BTreeSet<usize>) {
     let why = &fired.why;
     let facts: Vec<&Fact> = why.facts.iter().map(|&i| &ctx.ev.facts[i]).collect();
@@ -391,14 +438,7 @@ fn finding(rule: &Rule, fired: &Fired, ctx: &Ctx<'_>) -> (Finding, BTreeSet<usiz
         facts.iter().map(|f| f.node).chain(why.hits.iter().map(|(h, _)| h.node)).filter(|n| n.is_some()).collect();
     let node_names: Vec<String> = nodes.iter().filter_map(|n| ctx.node_name(*n)).collect();
 
-    // Evidence: fact lines and hit lines, one entry per line, in input order.
-    let mut lines: Vec<EvidenceLine> = facts.iter().map(|f| ctx.evidence_of_fact(f)).collect();
-    let hit_refs: BTreeSet<HitRef> = why.hits.iter().map(|(h, _)| *h).collect();
-    lines.extend(hit_refs.iter().map(|h| ctx.evidence_of_hit(*h)));
-    lines.sort();
-    lines.dedup_by(|a, b| a.input == b.input && a.line == b.line && a.answer == b.answer);
-    let total = lines.len();
-    lines.truncate(MAX_EVIDENCE);
+    let (lines, total) = evidence_lines(&facts, why, ctx);
 
     // Templates: loops sized to the node's NPUs, cards and nodes named.
     let npus = ctx
