@@ -107,7 +107,7 @@ fn clip_value(v: String) -> String {
 pub fn summary(
     nodes: &[String],
     facts: &[Fact],
-    flags: &[(usize, String)],
+    flags: &[(usize, &str)],
     evidence: impl Fn(&Fact) -> EvidenceLine,
 ) -> Option<Summary> {
     if nodes.is_empty() {
@@ -120,15 +120,17 @@ pub fn summary(
     fn key(f: &Fact) -> Key {
         (f.name, f.subject.clone(), f.node, f.line_ref())
     }
-    let mut flagged_by: HashMap<Key, Vec<String>> = HashMap::new();
-    for (i, id) in flags {
-        let Some(y) = facts.get(*i) else { continue };
+    let mut flagged_by: HashMap<Key, Vec<&str>> = HashMap::new();
+    for &(i, id) in flags {
+        let Some(y) = facts.get(i) else { continue };
         let ids = flagged_by.entry(key(y)).or_default();
-        if !ids.contains(id) {
-            ids.push(id.clone());
+        if !ids.contains(&id) {
+            ids.push(id);
         }
     }
-    let flagged = |f: &Fact| -> Vec<String> { flagged_by.get(&key(f)).cloned().unwrap_or_default() };
+    let flagged = |f: &Fact| -> Vec<String> {
+        flagged_by.get(&key(f)).map(|ids| ids.iter().map(|s| s.to_string()).collect()).unwrap_or_default()
+    };
     // Each column's facts by node, in one pass over the facts.
     let mut by_col: Vec<HashMap<NodeId, Vec<&Fact>>> = vec![HashMap::new(); COLUMNS.len()];
     for f in facts {

@@ -571,7 +571,7 @@ fn cann_layer(
     explained: &HashSet<LineRef>,
     list: &mut Vec<Finding>,
     support: &mut Support,
-    flags: &mut Vec<(usize, String)>,
+    flags: &mut Vec<(usize, &str)>,
 ) -> Vec<String> {
     let table = crate::cann::table();
     // Codes the findings' rules say they explain.
@@ -668,7 +668,7 @@ fn cann_layer(
         fixes: vec![crate::rules::Fix { title: crate::cann::texts::fix_title(), commands: vec![grep], yaml: None }],
     };
     if severity <= crate::Severity::Warn {
-        flags.extend(cited.iter().map(|&i| (i, CANN_FINDING.to_string())));
+        flags.extend(cited.iter().map(|&i| (i, CANN_FINDING)));
     }
     support.facts.extend(cited);
     let at = list.iter().position(|f| f.from_symptom || f.severity > severity).unwrap_or(list.len());
@@ -746,12 +746,13 @@ pub fn evaluate_full(cat: &Catalogue, c: &Collected, session: &Session, only: Op
     }
 
     // The facts each finding at error or warn level rests on (all of
-    // them, where the report lists the first few): the cluster table's ✘.
-    let mut flags: Vec<(usize, String)> = Vec::new();
-    for f in fired.iter().filter(|f| !f.from_symptom) {
+    // them, where the report lists the first few): the cluster table's ✘,
+    // which there is only when the input names nodes.
+    let mut flags: Vec<(usize, &str)> = Vec::new();
+    for f in fired.iter().filter(|f| !f.from_symptom && !c.nodes.is_empty()) {
         let rule = &cat.rules[f.rule];
         if rule.severity <= crate::Severity::Warn {
-            flags.extend(f.why.facts.iter().map(|&i| (i, rule.id.clone())));
+            flags.extend(f.why.facts.iter().map(|&i| (i, rule.id.as_str())));
         }
     }
 
