@@ -12,9 +12,11 @@
 //!   when given, e.g. 500), the pathological shapes (one 50 MB line, a
 //!   million tiny lines, a million-row `ss`, 50 M empty lines, a million
 //!   prompts), the attacks of issue 13, and every input kind at 1×, 2×, 4×
-//!   with its growth factor per doubling. Each row: time, peak memory (the
-//!   child's `ru_maxrss`, from `wait4`), peak memory over the empty-input
-//!   baseline as a multiple of the input, and the report's size.
+//!   with its growth factor per doubling and the peak memory each added
+//!   input byte costs. Each row: time, peak memory (the child's
+//!   `ru_maxrss`, from `wait4` in a fresh measuring process, see
+//!   [`measure`]), peak memory over the empty-input baseline as a multiple
+//!   of the input, and the report's size.
 //!
 //! The CLI and `stages` are built with the `native` profile (`release` at
 //! `opt-level = 3`, binaries under `target/native/`; `release` is sized for
@@ -392,6 +394,15 @@ pub fn scaling(root: &Path, max_mb: Option<usize>) -> Result<(), String> {
         let g2 = runs[2].run.secs / runs[1].run.secs.max(1e-6);
         let flag = if g1.max(g2) > GROWTH_LIMIT { "  GROWTH ABOVE LIMIT" } else { "" };
         println!("{:<44} growth per doubling: {g1:.2}, {g2:.2}{flag}", "");
+        // What each added input byte costs at its peak: the fixed costs a
+        // small input shows in `over/in` (lazily built automata, the report)
+        // cancel out, which leaves the per-byte cost the 3x limit is about.
+        let per_byte = |a: &Row, b: &Row| {
+            (b.run.rss as f64 - a.run.rss as f64) / (b.bytes as f64 - a.bytes as f64).max(1.0)
+        };
+        let (m1, m2) = (per_byte(&runs[0], &runs[1]), per_byte(&runs[1], &runs[2]));
+        let flag = if m1.max(m2) > MEMORY_LIMIT { "  MEMORY PER BYTE ABOVE 3×" } else { "" };
+        println!("{:<44} peak memory per added input byte: {m1:.2}, {m2:.2}{flag}", "");
     }
     Ok(())
 }
