@@ -397,9 +397,8 @@ pub fn scaling(root: &Path, max_mb: Option<usize>) -> Result<(), String> {
         // What each added input byte costs at its peak: the fixed costs a
         // small input shows in `over/in` (lazily built automata, the report)
         // cancel out, which leaves the per-byte cost the 3x limit is about.
-        let per_byte = |a: &Row, b: &Row| {
-            (b.run.rss as f64 - a.run.rss as f64) / (b.bytes as f64 - a.bytes as f64).max(1.0)
-        };
+        let per_byte =
+            |a: &Row, b: &Row| (b.run.rss as f64 - a.run.rss as f64) / (b.bytes as f64 - a.bytes as f64).max(1.0);
         let (m1, m2) = (per_byte(&runs[0], &runs[1]), per_byte(&runs[1], &runs[2]));
         let flag = if m1.max(m2) > MEMORY_LIMIT { "  MEMORY PER BYTE ABOVE 3×" } else { "" };
         println!("{:<44} peak memory per added input byte: {m1:.2}, {m2:.2}{flag}", "");

@@ -280,33 +280,19 @@ fn finish_dist() -> Result<(), String> {
     }
     std::fs::write(dist.join("index.html"), &served).map_err(|e| e.to_string())?;
     std::fs::write(dist.join("roll-doctor.html"), &offline).map_err(|e| e.to_string())?;
-    let served_gz = pack::gzip(&served)?.len();
-    let wasm_gz = pack::gzip(&wasm)?.len();
-    eprintln!(
-        "xtask: wasm {} bytes ({} gzip -9; with the styles {} xz); unpacker {} bytes gzip; \
-         the offline page {} bytes; the served page {} bytes ({} gzip -9, all that is served)",
-        wasm.len(),
-        wasm_gz,
-        wasm_xz.len(),
-        unpack_gz.len(),
-        offline.len(),
-        served.len(),
-        served_gz
-    );
-    std::fs::write(
-        dist.join("sizes.txt"),
-        format!(
-            "wasm {}\nwasm.gz {}\nwasm+css.xz {}\nunpack.gz {}\npage {}\nserved {}\nserved.gz {}\n",
-            wasm.len(),
-            wasm_gz,
-            wasm_xz.len(),
-            unpack_gz.len(),
-            offline.len(),
-            served.len(),
-            served_gz
-        ),
-    )
-    .map_err(|e| e.to_string())?;
+    let sizes = [
+        ("wasm", wasm.len()),
+        ("wasm.gz", pack::gzip(&wasm)?.len()),
+        ("wasm+css.xz", wasm_xz.len()),
+        ("unpack.gz", unpack_gz.len()),
+        ("page", offline.len()),
+        ("served", served.len()),
+        ("served.gz", pack::gzip(&served)?.len()),
+    ];
+    // page: the offline file; served.gz: all that is served, gzip -9.
+    let lines: Vec<String> = sizes.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    eprintln!("xtask: sizes in bytes: {}", lines.join(", "));
+    std::fs::write(dist.join("sizes.txt"), lines.join("\n") + "\n").map_err(|e| e.to_string())?;
     Ok(())
 }
 
