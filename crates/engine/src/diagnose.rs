@@ -390,45 +390,51 @@ fn conclusion(ctx: &Ctx<'_>, answering: &[usize]) -> Option<crate::Text> {
 /// copied: a finding resting on 100,000 facts (a fact-dense paste) would
 /// otherwise copy every line's text to keep twenty.
 fn evidence_lines(facts: &[&Fact], why: &crate::rules::eval::Why, ctx: &Ctx<'_>) -> (Vec<EvidenceLine>, usize) {
-    enum Src<'f> {
-        Fact(&'f Fact),
-        Hit(HitRef),
-    }
     let multi = ctx.c.inputs > 1;
     // Answers carry no line: few, and sorted before every line (line 0).
     let mut lines: Vec<EvidenceLine> =
         facts.iter().filter(|f| f.line_ref().is_none()).map(|f| ctx.evidence_of_fact(f)).collect();
     lines.sort();
     lines.dedup_by(|a, b| a.input == b.input && a.line == b.line && a.answer == b.answer);
-    let mut keyed: Vec<((Option<usize>, u32), Src<'_>)> = facts
-        .iter()
-        .filter_map(|f| f.line_ref().map(|at| ((multi.then_some(at.input as usize), at.line), Src::Fact(f))))
-        .chain(why.hits.iter().map(|(h, _)| ((multi.then_some(h.at.input as usize), h.at.line), Src::Hit(*h))))
-        .collect();
-    keyed.sort_by_key(|(k, _)| *k);
+    // (input, line, source) in 12 bytes: a source below `facts.len()` is a
+    // fact, the rest index `hits`. The input is 0 for all when there is
+    // one (the report leaves it out), as the lines' own order has it.
+    let hits: Vec<HitRef> = why.hits.iter().map(|(h, _)| *h).collect();
+    let input = |at: LineRef| if multi { at.input } else { 0 };
+    let mut keyed: Vec<(u32, u32, u32)> = Vec::with_capacity(facts.len() + hits.len());
+    for (i, f) in facts.iter().enumerate() {
+        if let Some(at) = f.line_ref() {
+            keyed.push((input(at), at.line, i as u32));
+        }
+    }
+    for (i, h) in hits.iter().enumerate() {
+        keyed.push((input(h.at), h.at.line, (facts.len() + i) as u32));
+    }
+    keyed.sort_unstable();
+    let answers = lines.len();
+    let room = MAX_EVIDENCE.saturating_sub(answers);
     let mut distinct = 0;
     let mut last = None;
-    let room = MAX_EVIDENCE.saturating_sub(lines.len());
-    let mut kept = lines.len();
-    for (k, src) in &keyed {
-        if last != Some(*k) {
+    for &(input, line, src) in &keyed {
+        if last != Some((input, line)) {
             distinct += 1;
-            last = Some(*k);
+            last = Some((input, line));
         }
         // Every entry of the first `room` lines: which of a line's entries
-        // (fact or hit, and its node) comes first is decided as before, below.
+        // (fact or hit, and its node) is shown is decided as before, below.
         if distinct <= room {
-            lines.push(match src {
-                Src::Fact(f) => ctx.evidence_of_fact(f),
-                Src::Hit(h) => ctx.evidence_of_hit(*h),
+            let src = src as usize;
+            lines.push(match facts.get(src) {
+                Some(f) => ctx.evidence_of_fact(f),
+                None => ctx.evidence_of_hit(hits[src - facts.len()]),
             });
         }
     }
-    kept += distinct;
+    let total = answers + distinct;
     lines.sort();
     lines.dedup_by(|a, b| a.input == b.input && a.line == b.line && a.answer == b.answer);
     lines.truncate(MAX_EVIDENCE);
-    (lines, kept)
+    (lines, total)
 }
 
 fn finding(rule: &Rule, fired: &Fired, ctx: &Ctx<'_>) -> (Finding, BTreeSet<usize>) {
