@@ -198,6 +198,9 @@ pub fn collect(cat: &Catalogue, inputs: &[Input]) -> Collected {
         c.lines.push(hit_lines);
     }
     parse::combine::run(&mut c.facts);
+    // The vector grew by doubling: up to half of it is spare room, which a
+    // fact-dense paste (every line a fact) would carry through evaluation.
+    c.facts.shrink_to_fit();
     c
 }
 
