@@ -906,9 +906,14 @@ async function main() {
       const d = await dl;
       const saved = join(resolve(outDir), 'downloaded-roll-doctor.html');
       if (d) await d.saveAs(saved);
-      const html = d ? await readFile(saved, 'utf8') : '';
+      const bytes = d ? await readFile(saved) : Buffer.alloc(0);
+      const html = bytes.toString('latin1');
+      const servedSize = (await stat(join(resolve(target), 'index.html'))).size;
       check('"Download for offline use" gives the whole page as one file', d?.suggestedFilename() === 'roll-doctor.html'
         && html.startsWith('<!DOCTYPE html>') && html.includes('id="rd-wasm"') && html.includes("connect-src 'none'"));
+      // In the offline file's form: windows-1252 with the modules as bytes, a quarter smaller than the served page.
+      check('the downloaded file is the compact offline form', html.includes('<meta charset="windows-1252">')
+        && html.includes('data-enc="cp1252"') && bytes.length < servedSize * 0.85, `${bytes.length} bytes, served page ${servedSize}`);
       if (html) {
         const q = await browser.newPage();
         watch(q, 'downloaded');

@@ -728,10 +728,19 @@ impl Ctx {
         let page = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("rdOfflinePage"))
             .ok()
             .and_then(|f| wasm_bindgen::JsCast::dyn_into::<js_sys::Function>(f).ok())
-            .and_then(|f| f.call0(&JsValue::NULL).ok())
-            .and_then(|v| v.as_string());
-        if let Some(page) = page {
-            web::download("roll-doctor.html", &page, "text/html;charset=utf-8");
+            .and_then(|f| f.call0(&JsValue::NULL).ok());
+        // The loader gives the offline file's bytes (a Blob), or the page's
+        // text when it cannot.
+        let Some(page) = page else { return };
+        match wasm_bindgen::JsCast::dyn_into::<web_sys::Blob>(page) {
+            Ok(blob) => {
+                web::download_blob("roll-doctor.html", &blob);
+            }
+            Err(v) => {
+                if let Some(page) = v.as_string() {
+                    web::download("roll-doctor.html", &page, "text/html;charset=utf-8");
+                }
+            }
         }
     }
 

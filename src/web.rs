@@ -208,12 +208,17 @@ pub fn text_blob(text: &str) -> Option<web_sys::Blob> {
 
 /// Offers `text` as a file download (an object URL: no request is made).
 pub fn download(name: &str, text: &str, mime: &str) -> bool {
-    let Some(doc) = document() else { return false };
     let parts = js_sys::Array::of1(&JsValue::from_str(text));
     let opts = web_sys::BlobPropertyBag::new();
     opts.set_type(mime);
     let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else { return false };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return false };
+    download_blob(name, &blob)
+}
+
+/// Offers `blob` as a file download named `name`.
+pub fn download_blob(name: &str, blob: &web_sys::Blob) -> bool {
+    let Some(doc) = document() else { return false };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(blob) else { return false };
     let Ok(a) = doc.create_element("a") else { return false };
     let Ok(a) = a.dyn_into::<web_sys::HtmlAnchorElement>() else { return false };
     a.set_href(&url);

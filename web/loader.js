@@ -35,10 +35,56 @@
     "  if (rdReady) rd_worker_message(d); else rdQueue.push(d);",
     "};",
   ].join("\n");
-  // The served page offers itself as the offline file: what was loaded, as it was.
+  // The served page offers itself as the offline file: what was loaded, in
+  // the offline file's form (windows-1252, the modules as raw bytes; a
+  // quarter smaller than this page; xtask/src/pack.rs). The text is taken
+  // now, before the loader adds the styles.
   if (/^https?:$/.test(location.protocol)) {
     const page = "<!DOCTYPE html>\n" + document.documentElement.outerHTML;
-    self.rdOfflinePage = function () { return page; };
+    // The first occurrence is the <head>'s (this script's text has one too).
+    const offline = page.replace('<meta charset="utf-8">', '<meta charset="windows-1252">');
+    self.rdOfflinePage = function () {
+      const data = /(<script type="application\/octet-stream" id="rd-(?:unpack|wasm)" data-enc=")base64("[^>]*>)([^<]*)(<\/script>)/g;
+      const parts = [];
+      let at = 0;
+      let m;
+      while ((m = data.exec(offline))) {
+        parts.push(ascii(offline.slice(at, m.index)), ascii(m[1] + "cp1252" + m[2]), toCp1252(fromBase64(m[3])), ascii(m[4]));
+        at = data.lastIndex;
+      }
+      if (parts.length !== 8 || offline === page) return page; // not the shape xtask writes: the page as it was
+      parts.push(ascii(offline.slice(at)));
+      return new Blob(parts, { type: "text/html;charset=windows-1252" });
+    };
+  }
+  // Page text as windows-1252 bytes: ASCII, other characters as HTML
+  // references (only the <noscript> text has any).
+  function ascii(text) {
+    const s = text.replace(/[^\x00-\x7f]/gu, function (c) { return "&#x" + c.codePointAt(0).toString(16) + ";"; });
+    return Uint8Array.from(s, function (c) { return c.charCodeAt(0); });
+  }
+  function fromBase64(b64) {
+    b64 = b64.trim();
+    if (typeof Uint8Array.fromBase64 === "function") return Uint8Array.fromBase64(b64);
+    const bin = atob(b64);
+    const out = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+    return out;
+  }
+  // The escapes bytesOf undoes: NUL, CR, "<" and 0x01 itself.
+  function toCp1252(bytes) {
+    const out = new Uint8Array(bytes.length * 2);
+    let n = 0;
+    for (let i = 0; i < bytes.length; i++) {
+      const b = bytes[i];
+      if (b === 0x00 || b === 0x0d || b === 0x3c || b === 0x01) {
+        out[n++] = 0x01;
+        out[n++] = b ^ 0x40;
+      } else {
+        out[n++] = b;
+      }
+    }
+    return out.subarray(0, n);
   }
   // A transfer that changed bytes, or an editor that re-encoded the file.
   const DAMAGED = "the program inside this page is damaged: copy roll-doctor.html again, as a binary file. "
@@ -50,14 +96,7 @@
   // byte XOR 0x40 is the original).
   function bytesOf(el) {
     const text = el.textContent;
-    if (el.dataset.enc === "base64") {
-      const b64 = text.trim();
-      if (typeof Uint8Array.fromBase64 === "function") return Uint8Array.fromBase64(b64);
-      const bin = atob(b64);
-      const out = new Uint8Array(bin.length);
-      for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-      return out;
-    }
+    if (el.dataset.enc === "base64") return fromBase64(text);
     // Which byte each character of windows-1252 stands for, from the
     // browser's own decoder (0x80-0x9F are not U+0080-U+009F).
     const chars = new TextDecoder("windows-1252").decode(Uint8Array.from({ length: 256 }, (_, i) => i));
