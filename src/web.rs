@@ -200,19 +200,19 @@ pub async fn read_blob_text(
 
 /// A Blob holding `text` (a large paste is kept as one, like a file).
 pub fn text_blob(text: &str) -> Option<web_sys::Blob> {
+    blob_of(text, "text/plain;charset=utf-8")
+}
+
+fn blob_of(text: &str, mime: &str) -> Option<web_sys::Blob> {
     let parts = js_sys::Array::of1(&JsValue::from_str(text));
     let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type("text/plain;charset=utf-8");
+    opts.set_type(mime);
     web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts).ok()
 }
 
 /// Offers `text` as a file download (an object URL: no request is made).
 pub fn download(name: &str, text: &str, mime: &str) -> bool {
-    let parts = js_sys::Array::of1(&JsValue::from_str(text));
-    let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type(mime);
-    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else { return false };
-    download_blob(name, &blob)
+    blob_of(text, mime).is_some_and(|blob| download_blob(name, &blob))
 }
 
 /// Offers `blob` as a file download named `name`.
@@ -239,7 +239,7 @@ pub fn download_blob(name: &str, blob: &web_sys::Blob) -> bool {
     true
 }
 
-/// A global the loader sets (`rdWorkerSource`, `rdOfflinePage`), as a string.
+/// A global the loader sets (`rdWorkerSource`), as a string.
 pub fn global_string(name: &str) -> Option<String> {
     js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str(name)).ok().and_then(|v| v.as_string())
 }

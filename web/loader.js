@@ -71,14 +71,16 @@
     for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
     return out;
   }
-  // The escapes bytesOf undoes: NUL, CR, "<" and 0x01 itself.
+  // The offline file's escape (pack.rs): ESC, then the byte XOR 0x40, for
+  // NUL, CR, "<" and ESC itself, the bytes the HTML parser would change.
+  const ESC = 0x01;
   function toCp1252(bytes) {
     const out = new Uint8Array(bytes.length * 2);
     let n = 0;
     for (let i = 0; i < bytes.length; i++) {
       const b = bytes[i];
-      if (b === 0x00 || b === 0x0d || b === 0x3c || b === 0x01) {
-        out[n++] = 0x01;
+      if (b === 0x00 || b === 0x0d || b === 0x3c || b === ESC) {
+        out[n++] = ESC;
         out[n++] = b ^ 0x40;
       } else {
         out[n++] = b;
@@ -91,9 +93,8 @@
     + "页面内嵌的程序已损坏：请以二进制方式重新复制 roll-doctor.html。";
   // An embedded module's bytes. "base64": the served page (UTF-8, whatever
   // charset a server declares). "cp1252": the offline file, read as
-  // windows-1252, where each byte of the file is one character; the byte
-  // 0x01 escapes the few bytes the HTML parser would change (the next
-  // byte XOR 0x40 is the original).
+  // windows-1252, where each byte of the file is one character, with the
+  // escapes toCp1252 writes.
   function bytesOf(el) {
     const text = el.textContent;
     if (el.dataset.enc === "base64") return fromBase64(text);
@@ -106,7 +107,7 @@
     let n = 0;
     for (let i = 0; i < text.length; i++) {
       let b = byteOf[text.charCodeAt(i)];
-      if (b === 0x01) b = byteOf[text.charCodeAt(++i)] ^ 0x40;
+      if (b === ESC) b = byteOf[text.charCodeAt(++i)] ^ 0x40;
       if (!(b >= 0)) throw new Error(DAMAGED + " (" + i + ")");
       out[n++] = b;
     }

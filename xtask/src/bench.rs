@@ -42,10 +42,6 @@ const PIPELINE_TARGET: f64 = 1.3;
 const GROWTH_LIMIT: f64 = 2.5;
 const MEMORY_LIMIT: f64 = 3.0;
 
-fn target_dir(root: &Path) -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"))
-}
-
 /// What one run of a child cost.
 #[derive(Clone, Debug)]
 pub struct Run {
@@ -148,7 +144,7 @@ struct Tools {
 /// Builds the CLI and the `stages` example (profile `native`: `release`
 /// at `opt-level = 3`; `release` itself is sized for the page's wasm) and
 /// prepares target/bench/.
-fn tools(root: &Path) -> Result<Tools, String> {
+fn tools() -> Result<Tools, String> {
     super::run(super::cmd("cargo").args(["build", "--profile", "native", "--locked", "-p", "roll-doctor-cli"]))?;
     super::run(super::cmd("cargo").args([
         "build",
@@ -160,8 +156,8 @@ fn tools(root: &Path) -> Result<Tools, String> {
         "--example",
         "stages",
     ]))?;
-    let release = target_dir(root).join("native");
-    let dir = target_dir(root).join("bench");
+    let release = super::target_dir().join("native");
+    let dir = super::target_dir().join("bench");
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     Ok(Tools { cli: release.join("roll-doctor"), stages: release.join("examples/stages"), dir })
 }
@@ -188,11 +184,11 @@ fn mixed_log(dir: &Path, mb: usize) -> Result<PathBuf, String> {
 
 /// Engine throughput on a generated mixed log, side by side with ripgrep
 /// searching the same file for the same patterns.
-pub fn bench(root: &Path, mb: usize) -> Result<(), String> {
+pub fn bench(mb: usize) -> Result<(), String> {
     if !super::has("rg") {
         super::apt_install(&["ripgrep"])?;
     }
-    let t = tools(root)?;
+    let t = tools()?;
     let log = mixed_log(&t.dir, mb)?;
     let size = std::fs::metadata(&log).map_err(|e| e.to_string())?.len() as f64 / MB;
     let pats = t.dir.join("signatures.txt");
@@ -309,12 +305,12 @@ fn shape_row(t: &Tools, shape: Shape, units: usize, label: &str) -> Result<Row, 
 }
 
 /// Writes one shape's input (`bench --gen NAME UNITS`, for profiling by hand).
-pub fn generate(root: &Path, name: &str, units: usize) -> Result<(), String> {
+pub fn generate(name: &str, units: usize) -> Result<(), String> {
     let shape = shapes::ALL.iter().copied().find(|s| s.name().replace(' ', "-") == name).ok_or_else(|| {
         let names: Vec<String> = shapes::ALL.iter().map(|s| s.name().replace(' ', "-")).collect();
         format!("unknown shape {name}; one of: {}", names.join(", "))
     })?;
-    let dir = target_dir(root).join("bench");
+    let dir = super::target_dir().join("bench");
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let path = dir.join(format!("{name}-{units}.txt"));
     write_input(&path, &shape.generate(units))?;
@@ -323,8 +319,8 @@ pub fn generate(root: &Path, name: &str, units: usize) -> Result<(), String> {
 }
 
 /// The scaling table: sizes, hostile shapes, the issue 13 table, every kind at 1×, 2×, 4×.
-pub fn scaling(root: &Path, max_mb: Option<usize>) -> Result<(), String> {
-    let t = tools(root)?;
+pub fn scaling(max_mb: Option<usize>) -> Result<(), String> {
+    let t = tools()?;
     let empty = t.dir.join("empty.txt");
     write_input(&empty, "")?;
     let base = run_cli(&t, &empty)?.rss;

@@ -27,6 +27,11 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_path_buf()
 }
 
+/// The workspace's build directory (`CARGO_TARGET_DIR` when set).
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root().join("target"))
+}
+
 fn home_cargo_bin() -> PathBuf {
     std::env::var_os("CARGO_HOME")
         .map(PathBuf::from)
@@ -218,7 +223,7 @@ fn unpacker_wasm() -> Result<Vec<u8>, String> {
         "--target",
         "wasm32-unknown-unknown",
     ]))?;
-    let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root().join("target"));
+    let target = target_dir();
     let built = target.join("wasm32-unknown-unknown/release/roll_doctor_unpack.wasm");
     let out = target.join("wasm32-unknown-unknown/release/roll_doctor_unpack.opt.wasm");
     run(cmd("wasm-opt").args(["-O3", "--strip-debug", "--strip-producers"]).arg(&built).arg("-o").arg(&out))?;
@@ -437,8 +442,7 @@ fn test() -> Result<(), String> {
                 std::fs::create_dir_all(root().join("e2e/out")).map_err(|e| e.to_string())?;
                 // The native CLI, timed by the e2e test on the same 100 MB file as the page's worker.
                 run(cmd("cargo").args(["build", "--release", "--locked", "-p", "roll-doctor-cli"]))?;
-                let target =
-                    std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root().join("target"));
+                let target = target_dir();
                 run(cmd("node")
                     .args(["e2e/e2e.mjs", "http", "dist", "e2e/out/http.png"])
                     .env("RD_NATIVE_BIN", target.join("release/roll-doctor")))
@@ -496,16 +500,16 @@ fn main() -> ExitCode {
             if let Some(i) = args.iter().position(|a| a == "--gen") {
                 let name = args.get(i + 1).map_or("", |s| s.as_str());
                 let units = args.get(i + 2).and_then(|s| s.parse().ok()).unwrap_or(1000);
-                bench::generate(&root(), name, units)
+                bench::generate(name, units)
             } else if args.iter().any(|a| a == "--scaling") {
                 let max = args
                     .iter()
                     .position(|a| a == "--max-mb")
                     .and_then(|i| args.get(i + 1))
                     .and_then(|s| s.parse().ok());
-                bench::scaling(&root(), max)
+                bench::scaling(max)
             } else {
-                bench::bench(&root(), mb)
+                bench::bench(mb)
             }
         }
         _ => {

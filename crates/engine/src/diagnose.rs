@@ -386,7 +386,6 @@ fn conclusion(ctx: &Ctx<'_>, answering: &[usize]) -> Option<crate::Text> {
     Some(crate::Text::new(text.clone(), text))
 }
 
-/// Step 4: one finding, with its evidence, steps and fixes filled in.
 /// A finding's evidence: its facts' and hits' lines, one entry per line, in
 /// input order (answers the user clicked first), at most [`MAX_EVIDENCE`],
 /// with the number of distinct lines there were. Only the lines kept are
@@ -440,6 +439,7 @@ fn evidence_lines(facts: &[&Fact], why: &crate::rules::eval::Why, ctx: &Ctx<'_>)
     (lines, total)
 }
 
+/// Step 4: one finding, with its evidence, steps and fixes filled in.
 fn finding(rule: &Rule, fired: &Fired, ctx: &Ctx<'_>) -> (Finding, BTreeSet<usize>) {
     let why = &fired.why;
     let facts: Vec<&Fact> = why.facts.iter().map(|&i| &ctx.ev.facts[i]).collect();
