@@ -116,7 +116,8 @@ fn has(program: &str) -> bool {
         .unwrap_or(false)
 }
 
-/// Installs the build tools; with `browser`, also Chromium, chromedriver and a CJK font.
+/// Installs the build tools; with `browser` (the tests), also Chromium,
+/// chromedriver, a CJK font, dash and Python's venv.
 fn setup(browser: bool) -> Result<(), String> {
     let t = Instant::now();
     let mut apt = Vec::new();
@@ -137,6 +138,15 @@ fn setup(browser: bool) -> Result<(), String> {
         let cjk = Command::new("fc-list").arg(":lang=zh").output().map(|o| !o.stdout.is_empty()).unwrap_or(false);
         if !cjk {
             apt.push("fonts-wqy-microhei");
+        }
+        // The collector test: its script under dash, and Ray in a virtual
+        // environment it creates (Debian splits venv's ensurepip out).
+        if !has("dash") {
+            apt.push("dash");
+        }
+        let venv = Command::new("python3").args(["-c", "import ensurepip, venv"]).status().is_ok_and(|s| s.success());
+        if !venv {
+            apt.extend(["python3", "python3-venv"]);
         }
     }
     apt_install(&apt)?;
