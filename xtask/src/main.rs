@@ -489,6 +489,9 @@ fn test() -> Result<(), String> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if std::env::var_os(fuzz::WRAPPER_ENV).is_some() {
+        return fuzz::rustc_wrapper(&args);
+    }
     let result = match args.first().map(String::as_str) {
         Some("setup") => setup(args.iter().any(|a| a == "--browser")),
         Some("serve") => {
