@@ -121,6 +121,7 @@ pub fn collect(cat: &Catalogue, inputs: &[Input]) -> Collected {
     let mut c = Collected { inputs: inputs.len(), hits_omitted: vec![0; cat.signatures.len()], ..Collected::default() };
     let mut node_ids: HashMap<String, NodeId> = HashMap::new();
     let mut seg_index = 0u32;
+    let mut texts = parse::LineTexts::default();
     for (input_idx, input) in inputs.iter().enumerate() {
         let input_no = input_idx as u32;
         let mut hit_lines: Vec<Line> = Vec::new();
@@ -164,7 +165,8 @@ pub fn collect(cat: &Catalogue, inputs: &[Input]) -> Collected {
                     if !streams(det.kind) {
                         seg.materialize(MATERIAL);
                     }
-                    (parser.parse)(&seg, &mut FactSink::new(&mut c.facts, parser, input_no, seg_index, node));
+                    let sink = FactSink::new(&mut c.facts, parser, input_no, seg_index, node);
+                    (parser.parse)(&seg, &mut sink.sharing(&mut texts));
                     c.facts.truncate(facts_start + MAX_FACTS);
                 }
                 if parser.scanned {

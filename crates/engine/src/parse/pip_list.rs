@@ -341,7 +341,10 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
             continue;
         }
         let would_show = match &mode {
-            Mode::Full => true,
+            // pip, conda and `pip freeze` sort by name: a list whose names stop
+            // before this one was cut (a paste often keeps only the head), and
+            // says nothing about it.
+            Mode::Full => seen.last().is_some_and(|n| n.as_str() > *w),
             // pip prints either spelling; conclude only if the grep matches both.
             Mode::Filtered(gs) => {
                 let alt = w.replace('-', "_");
@@ -374,6 +377,23 @@ mod tests {
     }
 
     #[test]
+    fn a_list_cut_before_a_name_says_nothing_about_it() {
+        // The head of a `pip list` (lmdeploy#3119 stops at `fsspec`): torch-npu would come later.
+        let mut head =
+            String::from("$ pip list\nPackage                   Version\n------------------------- -----------\n");
+        for n in ["absl-py", "accelerate", "addict", "aiohttp", "ascendebug", "attrs", "certifi", "click", "cmake"] {
+            head.push_str(&format!("{n:<25} 1.0\n"));
+        }
+        head.push_str("dlinfer-ascend            0.1.5\nfsspec                    2024.6.1\n");
+        let fs = facts(&head);
+        assert!(fs.iter().any(|f| f.name == "pip.listing"));
+        assert!(!missing(&fs, "torch") && !missing(&fs, "torch-npu") && !missing(&fs, "vllm-ascend"));
+        // The same list reaching past them does say so.
+        let fs = facts(&format!("{head}urllib3                   2.3.0\nwheel                     0.45.1\n"));
+        assert!(missing(&fs, "torch-npu") && missing(&fs, "vllm-ascend"));
+    }
+
+    #[test]
     fn normalise_names() {
         assert_eq!(super::normalise("Torch_NPU"), "torch-npu");
         assert_eq!(super::normalise("triton__ascend"), "triton-ascend");
@@ -382,7 +402,7 @@ mod tests {
 
     #[test]
     fn pip_list_table() {
-        let t = "$ pip list\nPackage            Version\n------------------ ------------\ntorch              2.10.0\ntorch_npu          2.10.0.post4\nvllm               0.23.0+empty\nmcore_adapter      0.1.0      /workspace/ROLL/mcore_adapter\n";
+        let t = "$ pip list\nPackage            Version\n------------------ ------------\ntorch              2.10.0\ntorch_npu          2.10.0.post4\nvllm               0.23.0+empty\nmcore_adapter      0.1.0      /workspace/ROLL/mcore_adapter\nwheel              0.45.1\n";
         let fs = facts(t);
         assert_eq!(pkg(&fs, "torch-npu").as_deref(), Some("2.10.0.post4"));
         assert_eq!(pkg(&fs, "vllm").as_deref(), Some("0.23.0+empty"));
