@@ -136,6 +136,9 @@ impl<'a> Evidence<'a> {
             by_name.entry(f.name).or_default().push(i);
             by_subject.entry((f.name, subject_hash(f.subject.as_deref()))).or_default().push(i);
         }
+        // The lists grew by doubling; a fact-dense paste (every line a fact)
+        // would carry up to half of them spare through evaluation.
+        by_name.values_mut().chain(by_subject.values_mut()).for_each(Vec::shrink_to_fit);
         Evidence { facts, by_name, by_subject, hits_by_sig }
     }
 
