@@ -840,7 +840,9 @@ impl Plan {
             })
             .collect();
         // Teddy takes a few dozen keys at a time; past a few passes (a big
-        // knowledge base) one automaton over all of them is faster.
+        // knowledge base) one automaton over all of them is faster, and
+        // without Teddy (wasm) every pass is an automaton: one is best.
+        let one_pass = !teddy();
         let mut groups = Vec::new();
         for mode in [false, true] {
             let start = keys.iter().position(|k| k.2 == mode).unwrap_or(keys.len());
@@ -849,7 +851,7 @@ impl Plan {
             if n == 0 {
                 continue;
             }
-            let per = if n <= 6 { (end - start).div_ceil(n) } else { end - start };
+            let per = if n <= 6 && !one_pass { (end - start).div_ceil(n) } else { end - start };
             for (i, chunk) in keys[start..end].chunks(per).enumerate() {
                 let ks: Vec<&[u8]> = chunk.iter().map(|k| k.0.as_slice()).collect();
                 groups.push((Searcher::new(&ks)?, start + i * per, mode));
@@ -863,6 +865,23 @@ impl Plan {
         }
         Some(plan)
     }
+}
+
+/// Whether aho-corasick has its SIMD multi-literal searcher (Teddy) here:
+/// x86-64 and aarch64 do, wasm32 does not (tests can turn it off).
+fn teddy() -> bool {
+    #[cfg(test)]
+    if NO_TEDDY.with(std::cell::Cell::get) {
+        return false;
+    }
+    static TEDDY: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *TEDDY.get_or_init(|| aho_corasick::packed::Config::new().builder().add("roll").build().is_some())
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Plans built on this thread search as if there were no Teddy (wasm).
+    static NO_TEDDY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// An automaton over `lits` that is quick to build (a contiguous NFA, not
@@ -1158,6 +1177,20 @@ mod tests {
         assert_eq!(f(r"a?|b"), None);
         // every built-in pattern has one: the finder is on
         assert!(crate::catalogue().signatures.finder.is_some());
+    }
+
+    #[test]
+    fn without_teddy_one_pass_per_mode_agrees_with_the_reference() {
+        // As in wasm: no SIMD searcher, so each mode's keys are one automaton.
+        super::NO_TEDDY.with(|c| c.set(true));
+        let set = SignatureSet::new_unchecked(&crate::catalogue().signatures.patterns);
+        super::NO_TEDDY.with(|c| c.set(false));
+        let plan = &set.finder.as_ref().expect("the catalogue has a finder").plan;
+        let modes: std::collections::BTreeSet<bool> = plan.folded.iter().copied().collect();
+        assert_eq!(plan.groups.len(), modes.len(), "one pass per mode");
+        let text = "INFO ok\r\n\u{1b}[31mEI\u{1b}[0m0006: Getting socket times out.\n> EZ9999: Inner Error!\n  SyntaxError: bad\nprogress\rFailed accept4: Too many open files\nRuntimeError: NPU out of memory\nERROR\nnothing\nE1234 trailing\ngrep EI0006 log\n";
+        assert_eq!(fast(&set, text), reference(&set, text));
+        assert!(fast(&set, text).len() >= 4);
     }
 
     #[test]
