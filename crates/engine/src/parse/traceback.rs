@@ -138,17 +138,36 @@ pub fn score(seg: &Segment) -> u8 {
 const EVENTS: &[&str] = &["Traceback (most recent call last)", "out of memory", "Out of memory", "npu.is_available()"];
 
 /// Finds the first of [`EVENTS`] (and, with `answers`, `True`/`False`):
-/// Teddy (SIMD) where the platform has it; else an automaton with a prefilter.
+/// Teddy (SIMD) where the platform has it. Elsewhere (wasm) each literal
+/// is searched on its own with memchr's SIMD substring search, which is
+/// several times faster than one byte-at-a-time automaton over the log
+/// (10 MB: 30 ms against 2 ms natively with Teddy).
 enum Events {
     Packed(aho_corasick::packed::Searcher),
-    Automaton(aho_corasick::AhoCorasick),
+    Each(Vec<memchr::memmem::Finder<'static>>),
 }
 
 impl Events {
-    fn find(&self, hay: &[u8], pos: usize) -> Option<usize> {
+    /// The first event at or after `pos`. `next` caches, per literal of
+    /// `Each`, where it was found last (`usize::MAX`: nowhere after; `None`:
+    /// not searched yet), so a frequent literal does not make the rare ones
+    /// search the rest of the log again; it belongs to one `hay`.
+    fn find(&self, hay: &[u8], pos: usize, next: &mut Vec<Option<usize>>) -> Option<usize> {
         match self {
             Events::Packed(s) => s.find_in(hay, aho_corasick::Span::from(pos..hay.len())).map(|m| m.start()),
-            Events::Automaton(a) => a.find(aho_corasick::Input::new(hay).span(pos..hay.len())).map(|m| m.start()),
+            Events::Each(finders) => {
+                next.resize(finders.len(), None);
+                let mut first = usize::MAX;
+                for (f, at) in finders.iter().zip(next.iter_mut()) {
+                    let found = match *at {
+                        Some(a) if a >= pos => a,
+                        _ => f.find(&hay[pos..]).map_or(usize::MAX, |i| pos + i),
+                    };
+                    *at = Some(found);
+                    first = first.min(found);
+                }
+                (first != usize::MAX).then_some(first)
+            }
         }
     }
 }
@@ -159,8 +178,8 @@ fn events(answers: bool) -> &'static Events {
     let build = |extra: &[&str]| {
         let pats: Vec<&str> = EVENTS.iter().chain(extra).copied().collect();
         match aho_corasick::packed::Config::new().builder().extend(&pats).build() {
-            Some(s) => Events::Packed(s),
-            None => Events::Automaton(aho_corasick::AhoCorasick::new(pats).expect("static literals")),
+            Some(s) if !cfg!(test) || !EACH_IN_TESTS => Events::Packed(s),
+            _ => Events::Each(pats.iter().map(|p| memchr::memmem::Finder::new(p.as_bytes()).into_owned()).collect()),
         }
     };
     if answers {
@@ -170,18 +189,27 @@ fn events(answers: bool) -> &'static Events {
     }
 }
 
+/// Unit tests search as wasm does (`Events::Each`): the Teddy path is the
+/// signature tests' and the real-paste tests' (native, integration).
+const EACH_IN_TESTS: bool = true;
+
 /// The start of the next event in `hay[pos..]`: a literal of [`events`] or
 /// an escape. `lit` and `esc` cache the last search of each (a position
-/// `>= pos` stays valid; `usize::MAX`: none left).
+/// `>= pos` stays valid; `usize::MAX`: none left); `each` is
+/// [`Events::find`]'s cache.
 fn next_event(
     hay: &[u8],
     pos: usize,
     answers: bool,
     lit: &mut Option<(usize, bool)>,
     esc: &mut Option<usize>,
+    each: &mut Vec<Option<usize>>,
 ) -> Option<usize> {
     if !lit.is_some_and(|(at, a)| at >= pos && a == answers) {
-        *lit = Some((events(answers).find(hay, pos).unwrap_or(usize::MAX), answers));
+        if !lit.is_some_and(|(_, a)| a == answers) {
+            each.clear(); // another set of literals
+        }
+        *lit = Some((events(answers).find(hay, pos, each).unwrap_or(usize::MAX), answers));
     }
     if !esc.is_some_and(|at| at >= pos) {
         *esc = Some(memchr::memchr(0x1b, &hay[pos..]).map_or(usize::MAX, |i| pos + i));
@@ -258,12 +286,12 @@ pub fn parse(seg: &Segment<'_>, sink: &mut FactSink<'_>) {
     for span in seg.spans() {
         let hay = span.text.as_bytes();
         let (mut pos, mut no) = (0usize, span.first);
-        let (mut lit, mut esc) = (None, None);
+        let (mut lit, mut esc, mut each) = (None, None, Vec::new());
         loop {
             let start = if st.in_tb {
                 pos
             } else {
-                let Some(m) = next_event(hay, pos, st.expect_answer, &mut lit, &mut esc) else {
+                let Some(m) = next_event(hay, pos, st.expect_answer, &mut lit, &mut esc, &mut each) else {
                     break;
                 };
                 memchr::memrchr(b'\n', &hay[..m]).map_or(0, |i| i + 1).max(pos)
@@ -293,6 +321,23 @@ mod tests {
             .filter(|f| f.name == "log.exception")
             .map(|f| (f.subject.clone().unwrap_or_default(), f.value.to_text(), f.line()))
             .collect()
+    }
+
+    #[test]
+    fn each_literal_search_finds_every_event_in_order() {
+        // `Events::Each` (what wasm uses; unit tests use it too) with its cache.
+        let hay =
+            b"x out of memory y Traceback (most recent call last) Out of memory npu.is_available() out of memory z";
+        let want: Vec<usize> =
+            (0..hay.len()).filter(|&i| super::EVENTS.iter().any(|e| hay[i..].starts_with(e.as_bytes()))).collect();
+        let (events, mut next, mut got, mut pos) = (super::events(false), Vec::new(), Vec::new(), 0);
+        while let Some(at) = events.find(hay, pos, &mut next) {
+            got.push(at);
+            pos = at + 1;
+            assert!(got.len() <= want.len(), "{got:?}");
+        }
+        assert_eq!(got, want);
+        assert_eq!(want.len(), 5);
     }
 
     #[test]
