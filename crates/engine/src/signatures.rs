@@ -717,7 +717,7 @@ impl Finder {
         // Whether `lit` is at `at` of the text as written: a literal of the
         // folded mode (kept in lower case) in any case. The same as looking
         // in the lower-cased text, which a pass may not have made.
-        let at = |k: usize, at: usize, lit: &[u8]| {
+        let is_at = |k: usize, at: usize, lit: &[u8]| {
             let t = &hay[at..];
             if plan.folded[k] {
                 t.len() >= lit.len() && t[..lit.len()].eq_ignore_ascii_case(lit)
@@ -729,7 +729,7 @@ impl Finder {
             let before = out.len();
             for &(b, v, o) in &plan.within[k] {
                 let Some(st) = s.checked_sub(o as usize) else { continue };
-                if at(k, st, &self.variants[b as usize][v as usize]) {
+                if is_at(k, st, &self.variants[b as usize][v as usize]) {
                     out.push((base + line_start(st), b));
                 }
             }
@@ -746,7 +746,7 @@ impl Finder {
                 check(k, s, out, misses);
                 for &j in &plan.costart[k] {
                     let j = j as usize;
-                    if at(j, s, &plan.keys[j]) {
+                    if is_at(j, s, &plan.keys[j]) {
                         check(j, s, out, misses);
                     }
                 }
@@ -903,7 +903,7 @@ impl Plan {
 
 /// Whether aho-corasick has its SIMD multi-literal searcher (Teddy) here:
 /// x86-64 and aarch64 do, wasm32 does not (tests can turn it off).
-fn teddy() -> bool {
+pub(crate) fn teddy() -> bool {
     #[cfg(test)]
     if NO_TEDDY.with(std::cell::Cell::get) {
         return false;
@@ -1215,7 +1215,7 @@ mod tests {
 
     #[test]
     fn without_teddy_one_pass_agrees_with_the_reference() {
-        // As in wasm: no SIMD searcher, so each mode's keys are one automaton.
+        // As in wasm: no SIMD searcher, so the keys of both modes are one automaton.
         let set = no_teddy_set();
         let plan = &set.finder.as_ref().expect("the catalogue has a finder").plan;
         assert!(plan.folded.contains(&true) && plan.folded.contains(&false), "keys of both modes");

@@ -177,9 +177,14 @@ fn events(answers: bool) -> &'static Events {
     static A: OnceLock<Events> = OnceLock::new();
     let build = |extra: &[&str]| {
         let pats: Vec<&str> = EVENTS.iter().chain(extra).copied().collect();
-        match aho_corasick::packed::Config::new().builder().extend(&pats).build() {
-            Some(s) if !cfg!(test) || !EACH_IN_TESTS => Events::Packed(s),
-            _ => Events::Each(pats.iter().map(|p| memchr::memmem::Finder::new(p.as_bytes()).into_owned()).collect()),
+        // Unit tests search as wasm does; the Teddy path is the real-paste
+        // tests' (integration tests, native).
+        let packed = (crate::signatures::teddy() && !cfg!(test))
+            .then(|| aho_corasick::packed::Config::new().builder().extend(&pats).build())
+            .flatten();
+        match packed {
+            Some(s) => Events::Packed(s),
+            None => Events::Each(pats.iter().map(|p| memchr::memmem::Finder::new(p.as_bytes()).into_owned()).collect()),
         }
     };
     if answers {
@@ -188,10 +193,6 @@ fn events(answers: bool) -> &'static Events {
         E.get_or_init(|| build(&[]))
     }
 }
-
-/// Unit tests search as wasm does (`Events::Each`): the Teddy path is the
-/// signature tests' and the real-paste tests' (native, integration).
-const EACH_IN_TESTS: bool = true;
 
 /// The start of the next event in `hay[pos..]`: a literal of [`events`] or
 /// an escape. `lit` and `esc` cache the last search of each (a position
