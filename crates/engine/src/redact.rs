@@ -265,6 +265,12 @@ fn user_like(u: &str) -> bool {
         && !keep_user(u)
 }
 
+/// Whether `start..end` lies wholly inside one of the sorted, disjoint `spans`.
+fn inside_any(spans: &[(usize, usize)], start: usize, end: usize) -> bool {
+    let k = spans.partition_point(|&(s, _)| s <= start);
+    k > 0 && spans[k - 1].1 >= end
+}
+
 fn is_word(c: Option<char>) -> bool {
     c.is_some_and(|c| c.is_ascii_alphanumeric())
 }
@@ -618,12 +624,23 @@ impl Redactor {
             return out;
         }
         if self.known.len() <= FEW_KNOWN {
-            // A few names: look for each (no automaton to build).
+            // A few names: look for each (no automaton to build), then keep
+            // what the automaton below would: leftmost, at one place the
+            // longest, none overlapping. Overlapping known names (`use` and
+            // `ser` in `user`) merged into one span would make `user` an
+            // original that the usual placeholders spell.
+            let mut all = Vec::new();
             for (value, &kind) in &self.known {
                 for (i, _) in text.match_indices(value.as_str()) {
                     if replaceable(text, i, value, kind) {
-                        out.push(Found { kind, start: i, end: i + value.len() });
+                        all.push(Found { kind, start: i, end: i + value.len() });
                     }
+                }
+            }
+            all.sort_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
+            for f in all {
+                if out.last().is_none_or(|last: &Found| f.start >= last.end) {
+                    out.push(f);
                 }
             }
             return out;
@@ -666,24 +683,35 @@ impl Redactor {
         if found.is_empty() {
             return text.to_string();
         }
-        let mut out = self.replace(text, found);
+        let (mut out, mut placed) = self.replace(text, found, &[]);
         // A placeholder glued to the text around it can spell an original
         // again (`drevir_ut` → `user-1` before `92.168.100.113` gives
         // `…user-192.168.100.113`): replace known originals in the output
-        // too. Placeholders are never originals, so this settles; the bound
-        // only guards against a mistake there.
+        // too, where they reach outside a placeholder. One wholly inside a
+        // placeholder (`ser` in `user-1`, when `ser` is a user name replaced
+        // inside words) is no original showing: replacing it would nest
+        // placeholders without end. Placeholders are never originals, so
+        // this settles; the bound only guards against a mistake there.
         for _ in 0..4 {
-            let again = self.find_known(&out);
+            let mut again = self.find_known(&out);
+            again.retain(|f| !inside_any(&placed, f.start, f.end));
             if again.is_empty() {
                 break;
             }
-            out = self.replace(&out, again);
+            (out, placed) = self.replace(&out, again, &placed);
         }
         out
     }
 
-    /// `text` with the spans `found` replaced by their placeholders.
-    fn replace(&mut self, text: &str, mut found: Vec<Found>) -> String {
+    /// `text` with the spans `found` replaced by their placeholders, and
+    /// where placeholders stand in the result: those placed now and those of
+    /// `placed` (spans of `text`, sorted) that were copied through.
+    fn replace(
+        &mut self,
+        text: &str,
+        mut found: Vec<Found>,
+        placed: &[(usize, usize)],
+    ) -> (String, Vec<(usize, usize)>) {
         // Leftmost first; at one position the longest.
         found.sort_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
         // Overlapping finds become one span, replaced as the first's kind:
@@ -697,18 +725,41 @@ impl Redactor {
             }
         }
         let mut out = String::with_capacity(text.len());
+        let mut now = Vec::with_capacity(spans.len() + placed.len());
+        let mut old = placed.iter().peekable();
         let mut at = 0;
+        // Earlier placeholders within `text[at..upto]`, copied to `out` at `shift`.
+        let mut carry = |at: usize, upto: usize, out_len: usize, now: &mut Vec<(usize, usize)>| {
+            while let Some(&&(s, e)) = old.peek() {
+                if s >= upto {
+                    break;
+                }
+                old.next();
+                if s >= at && e <= upto {
+                    now.push((s - at + out_len, e - at + out_len));
+                }
+            }
+        };
         for f in spans {
+            carry(at, f.start, out.len(), &mut now);
             out.push_str(&text[at..f.start]);
             let original = &text[f.start..f.end];
-            // One value, one kind: what it was first known as.
+            // One value, one kind: what it was first known as. A span merged
+            // from overlapping finds is an original too: its placeholder
+            // must not spell it.
             let kind = self.known.get(original).copied().unwrap_or(f.kind);
+            if !self.originals.contains(original) {
+                self.originals.insert(original.to_string());
+            }
             let p = self.placeholder(kind, original);
+            now.push((out.len(), out.len() + p.len()));
             out.push_str(&p);
             at = f.end;
         }
+        carry(at, text.len(), out.len(), &mut now);
         out.push_str(&text[at..]);
-        out
+        now.sort_unstable();
+        (out, now)
     }
 
     /// Every replacement made so far, in order of first appearance.
@@ -822,6 +873,31 @@ mod tests {
         let out = redact_all(&["[root@host ~]# x\n[root@gpu-n1 ~]# y\n"]);
         assert!(!out[0].contains("host ") && !out[0].contains("gpu-n1"), "{}", out[0]);
         assert!(out[0].contains("[root@redactedhost"), "{}", out[0]);
+    }
+
+    #[test]
+    fn user_names_inside_the_placeholder_word_do_not_nest_placeholders() {
+        // Found by the redact fuzz target: users `use` and `ser` (replaced
+        // inside words) overlap in `user`; merged, `user` became an original
+        // that `user-1` spells, and each later pass nested one more
+        // placeholder (`user-1-1-1-1-1`). The same with many known values
+        // (one automaton instead of one search per value).
+        let few = "[ser@dev-box ~]$ x\n[use@drev-box ~]$ y\nuser@dl said users";
+        let ips: Vec<String> = (1..=40).map(|i| format!("10.0.{i}.{i}")).collect();
+        let many = format!("{few}\n{}", ips.join(" "));
+        for text in [few, many.as_str()] {
+            let mut r = Redactor::for_texts(&[text]);
+            let out = r.redact(text);
+            assert!(!out.contains("-1-1") && !out.contains("-1r-"), "{out}");
+            for m in r.mapping() {
+                assert_ne!(m.original, "user", "{out}");
+                let token = out.match_indices(&m.original).any(|(i, _)| {
+                    !is_word(out[..i].chars().next_back()) && !is_word(out[i + m.original.len()..].chars().next())
+                });
+                assert!(!token || m.kind == Kind::Ipv4, "{} survived: {out}", m.original);
+            }
+            assert!(out.contains("[user-1@host-1 ~]$ x"), "{out}");
+        }
     }
 
     #[test]
