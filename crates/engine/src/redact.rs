@@ -531,6 +531,37 @@ impl Redactor {
         for (kind, name) in names {
             self.know(kind, &name);
         }
+        self.reserve_lookalikes(text);
+    }
+
+    /// Values in `text` shaped like a placeholder (`192.0.2.2`, `host-3`,
+    /// `REDACTED-1`) become originals that no placeholder may spell, though
+    /// they are not replaced: a text that is not shared can still hold the
+    /// value a placeholder would take (found by the pipeline fuzz target: the
+    /// link showed `192.0.2.2` for another address while an unshared line of
+    /// the paste held `192.0.2.2`). Only the placeholder forms are searched
+    /// (SIMD substring search), so a large paste costs little.
+    fn reserve_lookalikes(&mut self, text: &str) {
+        const IPV4: [&str; 4] = ["192.0.2.", "198.51.100.", "203.0.113.", "100."];
+        const WORDS: [&str; 6] = ["host-", "user-", "REDACTED-", "redacted", "2001:db8::", "02:00:00:00:"];
+        for prefix in IPV4 {
+            for at in memchr::memmem::find_iter(text.as_bytes(), prefix) {
+                let run = ipv4_run(&text[at..]);
+                if run.parse::<std::net::Ipv4Addr>().is_ok() && ipv4_delimited(text, at, at + run.len()) {
+                    self.originals.insert(run.to_string());
+                }
+            }
+        }
+        for prefix in WORDS {
+            for at in memchr::memmem::find_iter(text.as_bytes(), prefix) {
+                let len = text.as_bytes()[at..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b':' | b'-'))
+                    .count();
+                let run = text[at..at + len].trim_end_matches(['.', ':']);
+                self.originals.insert(run.to_string());
+            }
+        }
     }
 
     /// Learns a host name known from elsewhere (a node label).
@@ -898,6 +929,21 @@ mod tests {
             }
             assert!(out.contains("[user-1@host-1 ~]$ x"), "{out}");
         }
+    }
+
+    #[test]
+    fn placeholders_avoid_lookalikes_in_text_that_is_not_shared() {
+        // Found by the pipeline fuzz target: the paste held `192.0.2.2` on a
+        // line the link did not share, and the link showed `192.0.2.2` as the
+        // placeholder of another address.
+        let shared = "ipaddr:192.168.100.113 on [root@gpu-n1 ~]";
+        let mut r = Redactor::for_texts(&[shared]);
+        r.learn("ipaddr:192.0.2.1\nipaddr:1922: 192.0.2.2\nssh host-1 as user-1 (REDACTED-1)");
+        let out = r.redact(shared);
+        assert_eq!(out, "ipaddr:192.0.2.3 on [root@host-2 ~]", "{out}");
+        // Without the unshared text, the first placeholders are taken.
+        let mut r = Redactor::for_texts(&[shared]);
+        assert_eq!(r.redact(shared), "ipaddr:192.0.2.1 on [root@host-1 ~]");
     }
 
     #[test]
