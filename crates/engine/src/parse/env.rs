@@ -238,7 +238,7 @@ fn grep_regex(stage: &[&str]) -> Option<Regex> {
         .collect();
     let alt = alts.join("|");
     // -w: the match must not touch a word character (`_` included) on either side.
-    let pat = if word { format!(r"(?:^|[^\w])(?:{alt})(?:[^\w]|$)") } else { alt };
+    let pat = if word { format!(r"(?:^|[^0-9A-Za-z_])(?:{alt})(?:[^0-9A-Za-z_]|$)") } else { alt };
     RegexBuilder::new(&pat).case_insensitive(icase).size_limit(1 << 20).build().ok()
 }
 

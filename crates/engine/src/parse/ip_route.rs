@@ -48,7 +48,7 @@ fn route_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
         Regex::new(
-            r"^(?:(?:local|broadcast|unicast|multicast|anycast)\s+)?(?P<dst>[0-9]{1,3}(?:\.[0-9]{1,3}){3}|[0-9a-fA-F]*:[0-9a-fA-F:.]+)\s+(?:from\s+\S+\s+)?(?:via\s+\S+\s+)?dev\s+(?P<dev>\S+)(?:.*?\bsrc\s+(?P<src>\S+))?",
+            r"^(?:(?:local|broadcast|unicast|multicast|anycast)\s+)?(?P<dst>[0-9]{1,3}(?:\.[0-9]{1,3}){3}|[0-9a-fA-F]*:[0-9a-fA-F:.]+)\s+(?:from\s+\S+\s+)?(?:via\s+\S+\s+)?dev\s+(?P<dev>\S+)(?:.*?(?-u:\b)src\s+(?P<src>\S+))?",
         )
         .expect("static regex")
     })

@@ -25,7 +25,7 @@ fn oom_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         Regex::new(
-            r"(?i)out of memory\. Tried to allocate [\d.]+ [KMGT]?i?B \((?:NPU|GPU) (\d+); ([\d.]+) ([KMGT]?i?B) total capacity;.*?([\d.]+) ([KMGT]?i?B) free;\s*([\d.]+) ([KMGT]?i?B) reserved in total by PyTorch",
+            r"(?i)out of memory\. Tried to allocate [0-9.]+ [KMGT]?i?B \((?:NPU|GPU) ([0-9]+); ([0-9.]+) ([KMGT]?i?B) total capacity;.*?([0-9.]+) ([KMGT]?i?B) free;\s*([0-9.]+) ([KMGT]?i?B) reserved in total by PyTorch",
         )
         .expect("static regex")
     })

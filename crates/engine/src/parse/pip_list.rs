@@ -223,7 +223,7 @@ fn grep_regex(stage: &[&str]) -> Option<Regex> {
         })
         .collect();
     let alt = alts.join("|");
-    let pat = if word { format!(r"(?:^|[^\w])(?:{alt})(?:[^\w]|$)") } else { alt };
+    let pat = if word { format!(r"(?:^|[^0-9A-Za-z_])(?:{alt})(?:[^0-9A-Za-z_]|$)") } else { alt };
     RegexBuilder::new(&pat).case_insensitive(icase).size_limit(1 << 20).build().ok()
 }
 

@@ -75,24 +75,24 @@ pub fn command(cmd: &str) -> u8 {
 fn resource_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
-        Regex::new(r"^(?P<used>\d+(?:\.\d+)?)\s*(?P<uu>[KMGTPE]i?B|B)?\s*/\s*(?P<total>\d+(?:\.\d+)?)\s*(?P<tu>[KMGTPE]i?B|B)?\s+(?P<name>[A-Za-z_][\w:.\-]*)")
+        Regex::new(r"^(?P<used>[0-9]+(?:\.[0-9]+)?)\s*(?P<uu>[KMGTPE]i?B|B)?\s*/\s*(?P<total>[0-9]+(?:\.[0-9]+)?)\s*(?P<tu>[KMGTPE]i?B|B)?\s+(?P<name>[A-Za-z_][0-9A-Za-z_:.\-]*)")
             .expect("static regex")
     })
 }
 
 fn node_count_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| Regex::new(r"^(\d+)\s+\S").expect("static regex"))
+    R.get_or_init(|| Regex::new(r"^([0-9]+)\s+\S").expect("static regex"))
 }
 
 fn launching_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| Regex::new(r"(\d+)\s+launching").expect("static regex"))
+    R.get_or_init(|| Regex::new(r"([0-9]+)\s+launching").expect("static regex"))
 }
 
 fn docs_total_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| Regex::new(r"(\d+(?:\.\d+)?)\s+([A-Za-z_][\w:.\-]*)").expect("static regex"))
+    R.get_or_init(|| Regex::new(r"([0-9]+(?:\.[0-9]+)?)\s+([A-Za-z_][0-9A-Za-z_:.\-]*)").expect("static regex"))
 }
 
 fn unit(u: Option<&str>) -> f64 {

@@ -46,17 +46,21 @@ pub fn command(cmd: &str) -> u8 {
 
 fn prefix_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(r"^\s*\([\w.:-]+ pid=\d+(?:, ip=[\d.:a-fA-F]+)?\)\s?").expect("static regex"))
+    RE.get_or_init(|| {
+        Regex::new(r"^\s*\([0-9A-Za-z_.:-]+ pid=[0-9]+(?:, ip=[0-9.:a-fA-F]+)?\)\s?").expect("static regex")
+    })
 }
 
 fn exc_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(r"^([A-Za-z_][\w.]*(?:\([\w.]+\))?)(?::\s?(.*))?$").expect("static regex"))
+    RE.get_or_init(|| {
+        Regex::new(r"^([A-Za-z_][0-9A-Za-z_.]*(?:\([0-9A-Za-z_.]+\))?)(?::\s?(.*))?$").expect("static regex")
+    })
 }
 
 fn repeated_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(r"\s*\[repeated \d+x across cluster\]\s*$").expect("static regex"))
+    RE.get_or_init(|| Regex::new(r"\s*\[repeated [0-9]+x across cluster\]\s*$").expect("static regex"))
 }
 
 /// The line without a Ray actor prefix (kept indentation after it).
