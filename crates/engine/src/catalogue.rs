@@ -238,5 +238,12 @@ mod tests {
             crate::pattern::compile(p).unwrap_or_else(|e| panic!("{p}: {e}"));
         }
         crate::pattern::compile_set(&cat.signatures.patterns).expect("the embedded set compiles");
+        // A copy of the embedded files is not the embedded set: it loads
+        // through the checking path, which compiles every signature and
+        // `matches:` pattern at once and reports what fails.
+        let copy: Vec<(&str, &str)> = super::rule_files().to_vec();
+        let checked = super::Catalogue::load_with(&copy, &[]);
+        assert!(checked.errors.is_empty(), "{:?}", checked.errors);
+        assert_eq!(checked.rules.len(), cat.rules.len());
     }
 }

@@ -294,6 +294,14 @@ fn replaceable(text: &str, at: usize, value: &str, kind: Kind) -> bool {
         // is part of another (kept) address, not this one.
         // Glued to letters (`a10.0.7.7`) it is still replaced.
         Kind::Ipv4 => !inside_number(text, at, at + value.len()),
+        // Likewise a known `::ff` inside `::ffff:127.0.0.1` is part of a
+        // longer address (found by the pipeline fuzz target: the kept
+        // loopback became `2001:db8::1ff:127.0.0.1` and the finding resting
+        // on it was lost from the link).
+        Kind::Ipv6 | Kind::Mac => {
+            let glued = |c: Option<char>| c.is_some_and(|c| c.is_ascii_hexdigit() || c == ':');
+            !glued(before) && !glued(after)
+        }
         _ => true,
     }
 }
@@ -890,6 +898,11 @@ mod tests {
         let out = redact_all(&["MASTER_ADDR=\u{e9}7.0.0.1", "MASTER_ADDR=127.0.0.1 v=1.7.0.0.1"]);
         assert_eq!(out[1], "MASTER_ADDR=127.0.0.1 v=1.7.0.0.1");
         assert!(!out[0].contains("7.0.0.1"), "{out:?}");
+        // A known IPv6 `::ff` (from garbled `[::ffting`) inside the kept
+        // `::ffff:127.0.0.1` (found by the pipeline fuzz target).
+        let out = redact_all(&["[::ffting", "LISTEN 0 4097 [::ffff:127.0.0.1]:6379"]);
+        assert_eq!(out[1], "LISTEN 0 4097 [::ffff:127.0.0.1]:6379");
+        assert_eq!(out[0], "[2001:db8::1ting");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! against the fact declarations, its patterns through the one regex
 //! dialect ([`crate::pattern`]). Every error names the file and the line.
 
-use super::eval::{Expr, FactCond, Op, Operand, Quant, SubjectSel, Test};
+use super::eval::{Expr, FactCond, LazyPattern, Op, Operand, Quant, SubjectSel, Test};
 use super::{line_of, Cond, Parsed, Rule, RuleError};
 use crate::facts::{FactDef, FactValue, ValueType};
 use crate::parse::fact_def;
@@ -255,8 +255,12 @@ pub(crate) fn compile_cond(c: &Cond, path: &str, patterns: &mut Vec<String>, che
                 if def.ty != ValueType::Str {
                     return fail(&at, format!("{key} tests text; fact {} holds {} values", def.name, def.ty.name()));
                 }
-                let re = crate::pattern::compile(p).or_else(|e| fail(&at, e))?;
-                tests.push(Test::Matches(re, negate));
+                let pattern = if check {
+                    LazyPattern::compiled(p, crate::pattern::compile(p).or_else(|e| fail(&at, e))?)
+                } else {
+                    LazyPattern::later(p)
+                };
+                tests.push(Test::Matches(pattern, negate));
             }
         }
         return Ok(Expr::Fact(FactCond { name: def.name, subject, tests, quant }));
