@@ -219,7 +219,10 @@ fn embedded_ipv4(text: &str, start: usize, end: usize) -> Option<usize> {
 
 fn keep_ipv6(ip: &str) -> bool {
     let l = ip.to_ascii_lowercase();
-    l == "::1" || l == "::" || l.starts_with("::ffff:") || l.starts_with("fe80:") && l.len() < 7
+    // `::ffff` alone is the IPv4-mapped prefix: kept like the addresses it
+    // begins, so it never becomes a known value that would have to be
+    // replaced inside them.
+    l == "::1" || l == "::" || l == "::ffff" || l.starts_with("::ffff:") || l.starts_with("fe80:") && l.len() < 7
 }
 
 fn keep_host(h: &str) -> bool {
@@ -298,9 +301,11 @@ fn replaceable(text: &str, at: usize, value: &str, kind: Kind) -> bool {
         // longer address (found by the pipeline fuzz target: the kept
         // loopback became `2001:db8::1ff:127.0.0.1` and the finding resting
         // on it was lost from the link).
+        // Only hex digits on both sides glue (as letters do for names), so
+        // what is left unreplaced is never a whole token.
         Kind::Ipv6 | Kind::Mac => {
-            let glued = |c: Option<char>| c.is_some_and(|c| c.is_ascii_hexdigit() || c == ':');
-            !glued(before) && !glued(after)
+            let hex = |c: Option<char>| c.is_some_and(|c| c.is_ascii_hexdigit());
+            !(hex(value.chars().next()) && hex(before)) && !(hex(value.chars().next_back()) && hex(after))
         }
         _ => true,
     }
@@ -903,6 +908,12 @@ mod tests {
         let out = redact_all(&["[::ffting", "LISTEN 0 4097 [::ffff:127.0.0.1]:6379"]);
         assert_eq!(out[1], "LISTEN 0 4097 [::ffff:127.0.0.1]:6379");
         assert_eq!(out[0], "[2001:db8::1ting");
+        // `::ffff` alone is the mapped prefix, kept like the addresses it begins.
+        let text = "[::ffffz127.1 [::ffff:12";
+        assert_eq!(redact_all(&[text])[0], text);
+        // Glued only by colons or dots it is still that value, replaced (found by the redact fuzz target).
+        let out = redact_all(&["::255.z2", "ipaddr:::255.255.255.0"]);
+        assert!(!out[1].contains("::255"), "{out:?}");
     }
 
     #[test]
