@@ -300,8 +300,8 @@ fn replaceable(text: &str, at: usize, value: &str, kind: Kind) -> bool {
         // Likewise a known `::ff` inside `::ffff:127.0.0.1` is part of a
         // longer address (found by the pipeline fuzz target: the kept
         // loopback became `2001:db8::1ff:127.0.0.1` and the finding resting
-        // on it was lost from the link).
-        // Only hex digits on both sides glue (as letters do for names), so
+        // on it was lost from the link). Only hex digits glue, and only on a
+        // side where the value has one itself (as letters do for names), so
         // what is left unreplaced is never a whole token.
         Kind::Ipv6 | Kind::Mac => {
             let hex = |c: Option<char>| c.is_some_and(|c| c.is_ascii_hexdigit());
@@ -772,7 +772,8 @@ impl Redactor {
         let mut now = Vec::with_capacity(spans.len() + placed.len());
         let mut old = placed.iter().peekable();
         let mut at = 0;
-        // Earlier placeholders within `text[at..upto]`, copied to `out` at `shift`.
+        // Earlier placeholders wholly inside `text[at..upto]`, moved to where
+        // that text lands in `out` (starting at `out_len`).
         let mut carry = |at: usize, upto: usize, out_len: usize, now: &mut Vec<(usize, usize)>| {
             while let Some(&&(s, e)) = old.peek() {
                 if s >= upto {
