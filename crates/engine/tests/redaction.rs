@@ -246,6 +246,38 @@ proptest! {
         prop_assert_eq!(share::encode(&p), share::encode(&p2));
     }
 
+    /// A placeholder never spells a value the paste holds elsewhere, in text that
+    /// is not shared: the link must not show `192.0.2.2` for one address while
+    /// the paste holds `192.0.2.2` itself (found by the pipeline fuzz target).
+    #[test]
+    fn placeholders_never_spell_a_value_of_the_unshared_text(
+        shared_ips in proptest::collection::vec((1u8..=254, 1u8..=254), 1..6),
+        taken in proptest::collection::vec(1u32..=8, 1..6),
+        form in 0usize..4,
+    ) {
+        let shared: String = shared_ips.iter().map(|(a, b)| format!("ipaddr:10.0.{a}.{b}\n")).collect();
+        let shape = |n: u32| match form {
+            0 => format!("192.0.2.{n}"),
+            1 => format!("host-{n}"),
+            2 => format!("user-{n}"),
+            _ => format!("REDACTED-{n}"),
+        };
+        let unshared: Vec<String> = taken.iter().map(|&n| shape(n)).collect();
+        let mut r = Redactor::for_texts(&[shared.as_str()]);
+        r.learn(&format!("[root@gpu-n1 ~]# cat notes\nseen {}\n", unshared.join(" and ")));
+        let out = format!("{} [root@gpu-n1 ~]# x jdoe@corp.example.com token hf_abcdefghijklmnopqrstu", r.redact(&shared));
+        let out = r.redact(&out);
+        for v in &unshared {
+            let token = out.match_indices(v.as_str()).any(|(i, _)| {
+                let before = out[..i].chars().next_back();
+                let after = out[i + v.len()..].chars().next();
+                !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '.')
+                    && !after.is_some_and(|c| c.is_ascii_alphanumeric() || c == '.')
+            });
+            prop_assert!(!token, "{v} of the unshared text appears in {out}");
+        }
+    }
+
     /// Learned names are replaced wherever they occur in any text, whatever surrounds them.
     #[test]
     fn learned_names_are_replaced_in_any_context(
