@@ -607,6 +607,9 @@ fn boundary(text: &str) -> Option<Boundary> {
     let maybe = match b.first() {
         None => false,
         Some(b'`') | Some(b'~') | Some(b'=') | Some(b'$') | Some(b'#') => true,
+        Some(b'p') | Some(b'c') if package_listing(t) => {
+            return Some(Boundary::Command(Some(t.trim_end().to_string())))
+        }
         Some(_) => text.contains('@') && (text.contains('$') || text.contains('#')),
     };
     if !maybe {
@@ -632,6 +635,19 @@ fn boundary(text: &str) -> Option<Boundary> {
         }
     }
     None
+}
+
+/// Whether `t` is a package listing typed without a prompt (`pip list | grep
+/// torch`, `pip3 freeze`, `python -m pip list`, `conda list`), as issue
+/// templates show commands: what follows is that listing, not the prose or
+/// log before it.
+fn package_listing(t: &str) -> bool {
+    let mut w = t.split_whitespace();
+    match (w.next(), w.next(), w.next()) {
+        (Some("pip" | "pip3"), Some("list" | "freeze"), _) | (Some("conda"), Some("list"), _) => true,
+        (Some("python" | "python3"), Some("-m"), Some("pip")) => matches!(w.next(), Some("list" | "freeze")),
+        _ => false,
+    }
 }
 
 /// Splits a paste into segments. Never fails: a paste with no prompt is one
@@ -750,7 +766,9 @@ impl<'a> Iterator for Segments<'a> {
             let plain = !special
                 && first.is_none_or(|i| {
                     let f = bytes[start + i];
-                    f < 0x80 && !matches!(f, b'`' | b'~' | b'=' | b'$' | b'#' | b'>' | b'\r')
+                    f < 0x80
+                        && !matches!(f, b'`' | b'~' | b'=' | b'$' | b'#' | b'>' | b'\r')
+                        && !(matches!(f, b'p' | b'c') && package_listing(&raw[i..]))
                 });
             let (blank, visible): (bool, Cow<'a, str>) = if plain {
                 (first.is_none(), Cow::Borrowed(raw.strip_suffix('\r').unwrap_or(raw)))

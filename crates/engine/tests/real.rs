@@ -106,12 +106,12 @@ fn every_real_paste_gives_its_expected_finding_first() {
     // in the prose, two Paddle version sets decided by the maintainer), hence
     // 10 %; round 9 eight more (55 of 518, 10.6 %: search excerpts cut before
     // the deciding line, chips and limits named only in prose), hence 11 %;
-    // rounds 10 and 11 nine more (63 of 564, 11.2 %: failures stated only in
-    // prose, titles or screenshots, an Ascend machine named only by a prompt's
-    // home directory, a pip list after a bare command line), hence 12 %.
+    // rounds 10 and 11 brought eight more (62 of 564, 10.99 %: failures stated
+    // only in prose, titles or screenshots, an Ascend machine named only by a
+    // prompt's home directory), within it.
     // A known miss needs its reason, not room: each names what the paste
     // lacks, and the cap stops misses being waved through in bulk.
-    assert!(misses * 100 <= cases.len() * 12, "{misses} known misses: more than 12 % of the cases");
+    assert!(misses * 100 <= cases.len() * 11, "{misses} known misses: more than 11 % of the cases");
     // A known miss that now passes should lose its mark.
     for c in cases.iter().filter(|c| c.known_miss.is_some()) {
         let fixed = Case {
