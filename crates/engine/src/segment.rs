@@ -847,6 +847,21 @@ mod tests {
     }
 
     #[test]
+    fn package_listings_typed_without_a_prompt_start_segments() {
+        // As issue templates show commands (vllm-ascend#3793): prose, then the listing.
+        let text = "800T A2 arm64 python==3.11\npip list | grep -E \"torch|vllm\"\ntorch    2.7.1\n  python3 -m pip freeze\ntorch==2.7.1\n";
+        assert_eq!(
+            cmds(text),
+            vec![None, Some("pip list | grep -E \"torch|vllm\"".into()), Some("python3 -m pip freeze".into())]
+        );
+        // Prose that only mentions them does not.
+        assert_eq!(
+            cmds("pip install torch\npipeline list done\nconda activate x\ncheck pip list output\n"),
+            vec![None]
+        );
+    }
+
+    #[test]
     fn yaml_comments_are_not_prompts() {
         let segs = segment("# model settings\nactor_train:\n  device_mapping: list(range(0,8))\n");
         assert_eq!(segs.len(), 1);
