@@ -785,18 +785,33 @@ impl Redactor {
                 }
             }
         };
-        for f in spans {
+        let longest = self.known.keys().map(String::len).max().unwrap_or(0);
+        let mut spans = spans.into_iter().peekable();
+        while let Some(mut f) = spans.next() {
             carry(at, f.start, out.len(), &mut now);
             out.push_str(&text[at..f.start]);
-            let original = &text[f.start..f.end];
-            // One value, one kind: what it was first known as. A span merged
-            // from overlapping finds is an original too: its placeholder
-            // must not spell it.
-            let kind = self.known.get(original).copied().unwrap_or(f.kind);
-            if !self.originals.contains(original) {
-                self.originals.insert(original.to_string());
-            }
-            let p = self.placeholder(kind, original);
+            let p = loop {
+                let original = &text[f.start..f.end];
+                // One value, one kind: what it was first known as. A span merged
+                // from overlapping finds is an original too: its placeholder
+                // must not spell it.
+                let kind = self.known.get(original).copied().unwrap_or(f.kind);
+                if !self.originals.contains(original) {
+                    self.originals.insert(original.to_string());
+                }
+                let p = self.placeholder(kind, original);
+                // The placeholder's end and the text after it can spell a
+                // known value (`user-1` before `::` spells a known `1::`;
+                // found by the redact fuzz target). Replacing that in the
+                // output would cut into the placeholder and spell it again
+                // (`2001:db8::1` before `::`), so the span takes in the
+                // text it glues to instead; it only grows, so this ends.
+                let Some(more) = self.spelled_past_end(&p, &text[f.end..], longest) else { break p };
+                f.end += more;
+                while let Some(next) = spans.next_if(|n| n.start < f.end) {
+                    f.end = f.end.max(next.end);
+                }
+            };
             now.push((out.len(), out.len() + p.len()));
             out.push_str(&p);
             at = f.end;
@@ -806,6 +821,21 @@ impl Redactor {
         // In order by construction: each carry and each placeholder lands past the last.
         debug_assert!(now.windows(2).all(|w| w[0].1 <= w[1].0));
         (out, now)
+    }
+
+    /// How far past the end of `placeholder` a known value reaches into
+    /// `rest` (the text after it) when one starts inside the placeholder.
+    fn spelled_past_end(&mut self, placeholder: &str, rest: &str, longest: usize) -> Option<usize> {
+        let mut w = rest.len().min(longest);
+        while !rest.is_char_boundary(w) {
+            w -= 1;
+        }
+        if w == 0 {
+            return None;
+        }
+        let joined = format!("{placeholder}{}", &rest[..w]);
+        let cut = placeholder.len();
+        self.find_known(&joined).iter().filter(|f| f.start < cut && f.end > cut).map(|f| f.end - cut).max()
     }
 
     /// Every replacement made so far, in order of first appearance.
@@ -887,6 +917,24 @@ mod tests {
         // Glued to a word or a longer dotted number it is not an address.
         let text = "v10.2.0.7 1.10.2.0.7x build10.2.0.7";
         assert_eq!(redact_all(&[text])[0], text);
+    }
+
+    #[test]
+    fn a_placeholder_end_and_the_text_after_it_do_not_spell_an_original() {
+        // Found by the redact fuzz target: `11::` holds a known `1::` glued to
+        // a digit (not replaced there); the user name before it became
+        // `user-1`, and `user-1::` spelled `1::`. Replacing that cut into the
+        // placeholder and spelled it again, `2001:db8::1::`.
+        let text = "[2.\u{fffd}1::\n211::::::::::/home/1-no11::::::::::/home/1-node";
+        let mut r = Redactor::for_texts(&[text]);
+        let out = r.redact(text);
+        for m in r.mapping() {
+            let shown = out.match_indices(&m.original).any(|(i, _)| {
+                !(is_word(m.original.chars().next()) && is_word(out[..i].chars().next_back()))
+                    && !(is_word(m.original.chars().next_back()) && is_word(out[i + m.original.len()..].chars().next()))
+            });
+            assert!(!shown, "{:?} shows in {out:?}", m.original);
+        }
     }
 
     #[test]
