@@ -505,6 +505,8 @@ pub struct Redactor {
     known: BTreeMap<String, Kind>,
     /// `known` as one alternation, longest first; rebuilt when it grows.
     matcher: Option<Regex>,
+    /// Every byte some known value holds (bit `b` of word `b / 64`).
+    known_bytes: [u64; 4],
 }
 
 impl Redactor {
@@ -526,6 +528,9 @@ impl Redactor {
     fn know(&mut self, kind: Kind, value: &str) {
         self.originals.insert(value.to_string());
         if !self.known.contains_key(value) {
+            for b in value.bytes() {
+                self.known_bytes[usize::from(b >> 6)] |= 1 << (b & 63);
+            }
             self.known.insert(value.to_string(), kind);
             self.matcher = None;
         }
@@ -826,6 +831,12 @@ impl Redactor {
     /// How far past the end of `placeholder` a known value reaches into
     /// `rest` (the text after it) when one starts inside the placeholder.
     fn spelled_past_end(&mut self, placeholder: &str, rest: &str, longest: usize) -> Option<usize> {
+        // Most text after a placeholder starts with a byte no known value
+        // holds (a space, a slash): nothing can reach into it.
+        let Some(&b) = rest.as_bytes().first() else { return None };
+        if self.known_bytes[usize::from(b >> 6)] & (1 << (b & 63)) == 0 {
+            return None;
+        }
         let mut w = rest.len().min(longest);
         while !rest.is_char_boundary(w) {
             w -= 1;
