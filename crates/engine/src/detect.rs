@@ -67,8 +67,9 @@ const REFINE_MAX_LINES: usize = 20_000;
 /// Detects the kind of `seg`, first splitting a segment that no command
 /// named into blank-line-separated blocks when they are of different kinds
 /// (a config pasted above a log, an `npu-smi` table below it). Blocks that
-/// are weak or unrecognised stay with the block before them, so a YAML
-/// config with blank lines between sections stays one segment.
+/// are weak or unrecognised stay with the block before them when the whole
+/// keeps that block's kind, so a YAML config with blank lines between
+/// sections stays one segment while prose after a version list does not.
 pub fn split_and_detect(seg: Segment<'_>) -> Vec<(Segment<'_>, Detection)> {
     if seg.command.is_some() || seg.line_count() > REFINE_MAX_LINES {
         let d = detect(&seg);
@@ -81,11 +82,28 @@ pub fn split_and_detect(seg: Segment<'_>) -> Vec<(Segment<'_>, Detection)> {
         let d = detect(&b);
         let strong = d.kind != InputKind::Unrecognised && d.confidence >= 70;
         match out.last_mut() {
-            Some((prev, pd)) if !strong || pd.kind == d.kind || pd.kind == InputKind::Unrecognised => {
-                prev.extend(b);
-                // a weak leading block takes the kind of the strong one after it
-                if pd.kind == InputKind::Unrecognised && strong {
-                    *pd = d;
+            Some((prev, pd)) if pd.kind == d.kind || (pd.kind == InputKind::Unrecognised && !strong) => prev.extend(b),
+            // A block joins a segment of another kind only if the whole is
+            // still of the kind that names it: a heading above a config, a
+            // weak section of it, stay with it; prose before or after a
+            // version list an issue quotes does not (it would dilute the
+            // list below its detector's threshold, and the list would go
+            // unread). Detection reads only the head, so a segment of
+            // SAMPLE_LINES lines or more keeps its kind whatever is added.
+            Some((prev, pd)) if pd.kind == InputKind::Unrecognised || !strong => {
+                let kind = if strong { d.kind } else { pd.kind };
+                let keeps = !strong && prev.line_count() >= SAMPLE_LINES || {
+                    let mut joined = prev.clone();
+                    joined.extend(b.clone());
+                    detect(&joined).kind == kind
+                };
+                if keeps {
+                    prev.extend(b);
+                    if strong {
+                        *pd = d;
+                    }
+                } else {
+                    out.push((b, d));
                 }
             }
             _ => out.push((b, d)),
@@ -146,6 +164,19 @@ mod tests {
         assert_eq!(kinds, vec![InputKind::RollConfig, InputKind::Log]);
         assert_eq!(parts[0].0.lines[0].no, 1);
         assert_eq!(parts[1].0.lines[0].no, 13);
+    }
+
+    #[test]
+    fn prose_around_a_version_list_stays_apart_from_it() {
+        // sglang#28628: an issue body quotes the versions between paragraphs;
+        // joined with them the list would fall below its detector's threshold.
+        let t = "The container has an incompatible PyTorch / torch_npu combination:\n\n- `torch`: `2.12.0`\n- `torch_npu`: `2.8.0.post2`\n\nImporting `torch` triggers backend auto-loading.\n";
+        let parts = split_and_detect(segment(t).remove(0));
+        let kinds: Vec<InputKind> = parts.iter().map(|(_, d)| d.kind).collect();
+        // The one-line heading above still reads as part of the list; the
+        // paragraph after it does not.
+        assert_eq!(kinds, vec![InputKind::PipList, InputKind::Unrecognised]);
+        assert_eq!(parts[1].0.lines[0].no, 6);
     }
 
     #[test]

@@ -833,7 +833,7 @@ impl Redactor {
     fn spelled_past_end(&mut self, placeholder: &str, rest: &str, longest: usize) -> Option<usize> {
         // Most text after a placeholder starts with a byte no known value
         // holds (a space, a slash): nothing can reach into it.
-        let Some(&b) = rest.as_bytes().first() else { return None };
+        let &b = rest.as_bytes().first()?;
         if self.known_bytes[usize::from(b >> 6)] & (1 << (b & 63)) == 0 {
             return None;
         }
@@ -941,8 +941,10 @@ mod tests {
         let out = r.redact(text);
         for m in r.mapping() {
             let shown = out.match_indices(&m.original).any(|(i, _)| {
-                !(is_word(m.original.chars().next()) && is_word(out[..i].chars().next_back()))
-                    && !(is_word(m.original.chars().next_back()) && is_word(out[i + m.original.len()..].chars().next()))
+                let glued_before = is_word(m.original.chars().next()) && is_word(out[..i].chars().next_back());
+                let glued_after =
+                    is_word(m.original.chars().next_back()) && is_word(out[i + m.original.len()..].chars().next());
+                !glued_before && !glued_after
             });
             assert!(!shown, "{:?} shows in {out:?}", m.original);
         }

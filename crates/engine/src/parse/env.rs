@@ -311,14 +311,26 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
 
     let split = !matches!(mode, Mode::Listing | Mode::Filtered(_));
     let mut seen: BTreeMap<String, ()> = BTreeMap::new();
+    // A script that sets a variable twice (`export HCCL_CONNECT_TIMEOUT=7200`
+    // and later `=1800`, verl#4200) runs with the last value: one segment is
+    // one shell, so only the last assignment of each name is a fact.
+    let mut assigned: Vec<(String, String, &Line)> = Vec::new();
+    let mut last: BTreeMap<String, usize> = BTreeMap::new();
     for line in &seg.lines {
         for (name, value) in line_vars(&line.text, split) {
-            if value.is_empty() {
-                sink.push("env.unset", Some(name.clone()), FactValue::Bool(true), line);
-            }
-            sink.push("env.var", Some(name.clone()), FactValue::Str(value), line);
-            seen.insert(name, ());
+            last.insert(name.clone(), assigned.len());
+            assigned.push((name, value, line));
         }
+    }
+    for (i, (name, value, line)) in assigned.into_iter().enumerate() {
+        if last.get(&name) != Some(&i) {
+            continue;
+        }
+        if value.is_empty() {
+            sink.push("env.unset", Some(name.clone()), FactValue::Bool(true), line);
+        }
+        sink.push("env.var", Some(name.clone()), FactValue::Str(value), line);
+        seen.insert(name, ());
     }
 
     let full = match &mode {
@@ -378,6 +390,19 @@ mod tests {
         assert!(unset(&fs, "ASCEND_HOME_PATH"));
         let l = fs.iter().find(|f| f.subject.as_deref() == Some("HOME")).unwrap();
         assert_eq!(l.line(), 3);
+    }
+
+    #[test]
+    fn a_variable_set_twice_has_its_last_value() {
+        // verl#4200's launch script sets HCCL_CONNECT_TIMEOUT to 7200, then 1800.
+        let fs = facts(
+            "export HCCL_CONNECT_TIMEOUT=7200\nexport HCCL_EXEC_TIMEOUT=7200\nexport HCCL_CONNECT_TIMEOUT=1800\n",
+        );
+        let all: Vec<&Fact> =
+            fs.iter().filter(|f| f.name == "env.var" && f.subject.as_deref() == Some("HCCL_CONNECT_TIMEOUT")).collect();
+        assert_eq!(all.len(), 1);
+        assert_eq!(all[0].value.to_text(), "1800");
+        assert_eq!(all[0].line(), 3);
     }
 
     #[test]

@@ -99,7 +99,8 @@ fn freeze(t: &str) -> Option<(&str, &str)> {
 /// `key: value` lines are not package versions.
 fn typed(t: &str) -> Option<(&str, &str)> {
     let (n, v) = t.split_once(':')?;
-    let (n, v) = (n.trim().trim_start_matches(['-', '*', ' ']), v.trim());
+    // Markdown lists quote them: `` - `torch`: `2.12.0` `` (sglang#28628).
+    let (n, v) = (n.trim().trim_start_matches(['-', '*', ' ']).trim_matches('`'), v.trim().trim_matches('`'));
     (is_pkg_name(n) && KNOWN.contains(&normalise(n).as_str()) && is_version(v)).then_some((n, v))
 }
 
@@ -138,6 +139,12 @@ pub fn score(seg: &Segment) -> u8 {
         if t.starts_with("Package") && t.split_whitespace().nth(1) == Some("Version") {
             return 95;
         }
+        // A Markdown heading or code fence around a list an issue shows
+        // (`## 环境` above `torch 2.3.1`), or a `pip freeze` comment, is not
+        // a line of the list's content.
+        if t.starts_with("```") || t.starts_with('#') {
+            continue;
+        }
         total += 1;
         name |= t.starts_with("Name: ");
         version |= t.starts_with("Version: ");
@@ -160,6 +167,12 @@ pub fn score(seg: &Segment) -> u8 {
     }
     if frozen >= 3 && frozen * 100 / total >= 80 {
         return 85;
+    }
+    // Nothing but rows naming a package of the stack: a list on its own,
+    // sure enough to be split from the prose around it (an issue's
+    // `torch 2.3.1` / `torch-npu 2.2.0` between two paragraphs).
+    if (rows + hand >= 2 && rows + hand == total) && (known || hand > 0) {
+        return 75;
     }
     if rows >= 2 && known && rows * 100 / total >= 90 {
         return 60;
@@ -454,7 +467,13 @@ mod tests {
     #[test]
     fn scores() {
         assert_eq!(super::score(&segment("Package Version\n------- -------\ntorch 2.1\n")[0]), 95);
-        assert_eq!(super::score(&segment("torch              2.10.0\ntorch-npu          2.10.0.post4\n")[0]), 60);
+        // Nothing but rows of the stack: sure enough to stand apart from prose.
+        assert_eq!(super::score(&segment("torch              2.10.0\ntorch-npu          2.10.0.post4\n")[0]), 75);
+        assert_eq!(super::score(&segment("## 第一种版本\ntorch  2.3.1\ntorch-npu  2.2.0\n")[0]), 75);
+        assert_eq!(super::score(&segment("- `torch`: `2.12.0`\n- `torch_npu`: `2.8.0.post2`\n")[0]), 75);
+        // Mostly rows: a list, but not one to split from its neighbours.
+        let mostly = "torch 2.1.0\ntorch-npu 2.1.0\nnumpy 1.26.4\nray 2.40.0\nvllm 0.9.1\nvllm-ascend 0.9.1\ntransformers 4.52.0\naccelerate 1.0.0\ndeepspeed 0.16.0\ntriton 3.2.0\nsee above\n";
+        assert_eq!(super::score(&segment(mostly)[0]), 60);
         assert_eq!(super::score(&segment("a==1\nb==2\ntorch==2.1.0\n")[0]), 85);
         assert_eq!(super::score(&segment("INFO 2025-01-01\nWARNING 12\n")[0]), 0);
         assert_eq!(super::score(&segment("Name: torch\nVersion: 2.1.0\nLocation: /usr\n")[0]), 85);
