@@ -83,28 +83,39 @@ pub fn split_and_detect(seg: Segment<'_>) -> Vec<(Segment<'_>, Detection)> {
         let strong = d.kind != InputKind::Unrecognised && d.confidence >= 70;
         match out.last_mut() {
             Some((prev, pd)) if pd.kind == d.kind || (pd.kind == InputKind::Unrecognised && !strong) => prev.extend(b),
-            // A block joins a segment of another kind only if the whole is
-            // still of the kind that names it: a heading above a config, a
-            // weak section of it, stay with it; prose before or after a
-            // version list an issue quotes does not (it would dilute the
-            // list below its detector's threshold, and the list would go
-            // unread). Detection reads only the head, so a segment of
-            // SAMPLE_LINES lines or more keeps its kind whatever is added.
-            Some((prev, pd)) if pd.kind == InputKind::Unrecognised || !strong => {
-                let kind = if strong { d.kind } else { pd.kind };
-                let keeps = !strong && prev.line_count() >= SAMPLE_LINES || {
+            // A weak block after a segment of some kind joins it only if the
+            // whole is still of that kind: a weak section of a config stays
+            // with it; prose after a version list an issue quotes does not
+            // (it would dilute the list below its detector's threshold, and
+            // the list would go unread). Detection reads only the head, so a
+            // segment of SAMPLE_LINES lines or more keeps its kind whatever
+            // is added.
+            Some((prev, pd)) if !strong => {
+                let keeps = prev.line_count() >= SAMPLE_LINES || {
                     let mut joined = prev.clone();
                     joined.extend(b.clone());
-                    detect(&joined).kind == kind
+                    detect(&joined).kind == pd.kind
                 };
                 if keeps {
                     prev.extend(b);
-                    if strong {
-                        *pd = d;
-                    }
                 } else {
                     out.push((b, d));
                 }
+            }
+            // Unrecognised text before a strong block joins it when the block's
+            // lines are scanned for signatures anyway (a log), or its own
+            // detector sees something of its kind in it (the weak first
+            // section of a config); other text stays apart: it may hold the
+            // error lines an issue quotes above its `docker run`, and kinds
+            // like that one are not scanned for signatures (vllm-ascend#8186).
+            Some((prev, pd))
+                if pd.kind == InputKind::Unrecognised
+                    && (d.kind.scanned_for_signatures()
+                        || (crate::parse::parser(d.kind).score)(prev) > 0
+                        || (d.kind == InputKind::RollConfig && yaml_like(prev))) =>
+            {
+                prev.extend(b);
+                *pd = d;
             }
             _ => out.push((b, d)),
         }
@@ -120,6 +131,22 @@ pub fn split_and_detect(seg: Segment<'_>) -> Vec<(Segment<'_>, Detection)> {
         out.push((empty, Detection { kind: InputKind::Unrecognised, confidence: 100 }));
     }
     out
+}
+
+/// Every line is a YAML key, list item or comment (`hydra:`, `  run:`,
+/// `    dir: .`): a config's first section, too short to score as one.
+fn yaml_like(seg: &Segment<'_>) -> bool {
+    seg.rows().all(|r| {
+        let t = r.text.trim();
+        t.is_empty()
+            || t.starts_with('#')
+            || t.starts_with("- ")
+            || t.split_once(':').is_some_and(|(k, v)| {
+                !k.is_empty()
+                    && k.bytes().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'))
+                    && (v.is_empty() || v.starts_with(' '))
+            })
+    })
 }
 
 #[cfg(test)]
@@ -173,10 +200,14 @@ mod tests {
         let t = "The container has an incompatible PyTorch / torch_npu combination:\n\n- `torch`: `2.12.0`\n- `torch_npu`: `2.8.0.post2`\n\nImporting `torch` triggers backend auto-loading.\n";
         let parts = split_and_detect(segment(t).remove(0));
         let kinds: Vec<InputKind> = parts.iter().map(|(_, d)| d.kind).collect();
-        // The one-line heading above still reads as part of the list; the
-        // paragraph after it does not.
-        assert_eq!(kinds, vec![InputKind::PipList, InputKind::Unrecognised]);
-        assert_eq!(parts[1].0.lines[0].no, 6);
+        // The paragraph after it joins the list only as long as the whole
+        // still reads as one (here: two rows of three lines).
+        assert_eq!(kinds, vec![InputKind::Unrecognised, InputKind::PipList]);
+        assert_eq!(parts[1].0.lines[0].no, 3);
+        // A Markdown heading right above the list takes nothing from it.
+        let parts = split_and_detect(segment("## 第一种版本\ntorch  2.3.1\ntorch-npu  2.2.0\n").remove(0));
+        assert_eq!(parts.len(), 1);
+        assert_eq!(parts[0].1.kind, InputKind::PipList);
     }
 
     #[test]

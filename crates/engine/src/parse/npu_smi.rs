@@ -206,6 +206,7 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
     let mut in_procs = false;
     let mut elided = false;
     let mut table_closed = false;
+    let mut split_name = false;
     let mut devs: Vec<Dev> = Vec::new();
     // (npu, chip, pid, name, mem MB, line)
     let mut procs: Vec<(u32, Option<u32>, String, String, i64, Line)> = Vec::new();
@@ -250,7 +251,38 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
             continue;
         }
         if let Some(cs) = cells(t) {
+            // npu-smi 25.x on the 950 series puts the NPU id and the name in
+            // columns of their own (`| NPU ID | Name | Health |`, and a second
+            // row per NPU with both empty): joined, the rows read as the
+            // older `| NPU   Name | Health |` ones.
+            if cs.len() >= 3 && cs[0] == "NPU ID" && cs[1] == "Name" && cs[2].starts_with("Health") {
+                split_name = true;
+                header = Some(line.clone());
+                in_procs = false;
+                continue;
+            }
+            let joined;
+            let cs: Vec<&str> = if split_name && !in_procs && cs.len() >= 3 {
+                joined = format!("{} {}", cs[0], cs[1]);
+                std::iter::once(joined.trim()).chain(cs[2..].iter().copied()).collect()
+            } else {
+                cs
+            };
             let first = cs.first().copied().unwrap_or("");
+            if split_name && !in_procs && first.is_empty() {
+                // The second row of an NPU: `| | | NA | 0  0 / 0  5414 / 131072 |`.
+                if let Some(d) = devs.last_mut().filter(|d| d.chip.is_none()) {
+                    d.chip = Some(0);
+                    let pairs: Vec<(i64, i64)> = pair_re()
+                        .captures_iter(cs.get(2).copied().unwrap_or(""))
+                        .filter_map(|c| Some((c[1].parse().ok()?, c[2].parse().ok()?)))
+                        .collect();
+                    if let Some(&(u, tot)) = pairs.last() {
+                        d.used = Some((u, tot, line.clone()));
+                    }
+                }
+                continue;
+            }
             // Header rows.
             if first.starts_with("NPU") && cs.get(1).is_some_and(|c| c.starts_with("Health")) {
                 header = Some(line.clone());
@@ -496,6 +528,32 @@ mod tests {
         assert_eq!(get(&fs, "npu.hbm_used_mb", Some("2")), vec![&FactValue::Int(3415)]);
         assert_eq!(get(&fs, "npu.process", Some("1")), vec![&FactValue::Str("pid 777 python 36000 MB".into())]);
         assert_eq!(get(&fs, "npu.process_mem_mb", Some("1")), vec![&FactValue::Int(36000)]);
+    }
+
+    #[test]
+    fn the_950_layout_with_the_npu_id_and_name_in_columns_of_their_own() {
+        // npu-smi 25.1 on Ascend950PR (vllm-ascend#10641).
+        let t = "\
+$ npu-smi info
++-------------------------------------------------------------------------------------------------+
+| npu-smi 25.1.rc1.b086                            Version: 25.1.rc1.b086                         |
++--------+------------------+---------------+-----------------------------------------------------+
+| NPU ID | Name             | Health        | Power(W)    Temp(C)           Hugepages-Usage(page) |
+|        |                  | Bus-Id        | NPU Util(%) Memory-Usage(MB)  HBM-Usage(MB)         |
++========+==================+===============+=====================================================+
+| 0      | Ascend950PR      | Alarm         | 297.2       60                0     / 0             |
+|        |                  | NA            | 0           0    / 0          5414  / 131072        |
++========+==================+===============+=====================================================+
+| 1      | Ascend950PR      | OK            | 312.5       59                0     / 0             |
+|        |                  | NA            | 0           0    / 0          5412  / 131072        |
++========+==================+===============+=====================================================+
+";
+        let fs = facts(t);
+        assert_eq!(get(&fs, "npu.name", Some("0")), vec![&FactValue::Str("Ascend950PR".into())]);
+        assert_eq!(get(&fs, "npu.health", Some("0")), vec![&FactValue::Str("Alarm".into())]);
+        assert_eq!(get(&fs, "npu.health", Some("1")), vec![&FactValue::Str("OK".into())]);
+        assert_eq!(get(&fs, "npu.hbm_used_mb", Some("1")), vec![&FactValue::Int(5412)]);
+        assert_eq!(get(&fs, "npu.hbm_total_mb", Some("0")), vec![&FactValue::Int(131072)]);
     }
 
     #[test]
