@@ -90,29 +90,27 @@ pub fn split_and_detect(seg: Segment<'_>) -> Vec<(Segment<'_>, Detection)> {
             // the list would go unread). Detection reads only the head, so a
             // segment of SAMPLE_LINES lines or more keeps its kind whatever
             // is added.
+            Some((prev, _)) if !strong && prev.line_count() >= SAMPLE_LINES => prev.extend(b),
             Some((prev, pd)) if !strong => {
-                let keeps = prev.line_count() >= SAMPLE_LINES || {
-                    let mut joined = prev.clone();
-                    joined.extend(b.clone());
-                    detect(&joined).kind == pd.kind
-                };
-                if keeps {
-                    prev.extend(b);
+                let mut joined = prev.clone();
+                joined.extend(b.clone());
+                if detect(&joined).kind == pd.kind {
+                    *prev = joined;
                 } else {
                     out.push((b, d));
                 }
             }
             // Unrecognised text before a strong block joins it when the block's
             // lines are scanned for signatures anyway (a log), or its own
-            // detector sees something of its kind in it (the weak first
-            // section of a config); other text stays apart: it may hold the
+            // detector sees something of its kind in it, or it is YAML before a
+            // config (its first section); other text stays apart: it may hold the
             // error lines an issue quotes above its `docker run`, and kinds
             // like that one are not scanned for signatures (vllm-ascend#8186).
             Some((prev, pd))
                 if pd.kind == InputKind::Unrecognised
                     && (d.kind.scanned_for_signatures()
                         || (crate::parse::parser(d.kind).score)(prev) > 0
-                        || (d.kind == InputKind::RollConfig && yaml_like(prev))) =>
+                        || (d.kind == InputKind::RollConfig && crate::parse::roll_config::yaml_shaped(prev))) =>
             {
                 prev.extend(b);
                 *pd = d;
@@ -131,22 +129,6 @@ pub fn split_and_detect(seg: Segment<'_>) -> Vec<(Segment<'_>, Detection)> {
         out.push((empty, Detection { kind: InputKind::Unrecognised, confidence: 100 }));
     }
     out
-}
-
-/// Every line is a YAML key, list item or comment (`hydra:`, `  run:`,
-/// `    dir: .`): a config's first section, too short to score as one.
-fn yaml_like(seg: &Segment<'_>) -> bool {
-    seg.rows().all(|r| {
-        let t = r.text.trim();
-        t.is_empty()
-            || t.starts_with('#')
-            || t.starts_with("- ")
-            || t.split_once(':').is_some_and(|(k, v)| {
-                !k.is_empty()
-                    && k.bytes().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'))
-                    && (v.is_empty() || v.starts_with(' '))
-            })
-    })
 }
 
 #[cfg(test)]

@@ -505,8 +505,10 @@ pub struct Redactor {
     known: BTreeMap<String, Kind>,
     /// `known` as one alternation, longest first; rebuilt when it grows.
     matcher: Option<Regex>,
-    /// Every byte some known value holds (bit `b` of word `b / 64`).
+    /// Every byte some known value holds (bit `b` of word `b / 64`), and the
+    /// length of the longest: what a value crossing a placeholder's end can be.
     known_bytes: [u64; 4],
+    known_longest: usize,
 }
 
 impl Redactor {
@@ -531,6 +533,7 @@ impl Redactor {
             for b in value.bytes() {
                 self.known_bytes[usize::from(b >> 6)] |= 1 << (b & 63);
             }
+            self.known_longest = self.known_longest.max(value.len());
             self.known.insert(value.to_string(), kind);
             self.matcher = None;
         }
@@ -790,7 +793,6 @@ impl Redactor {
                 }
             }
         };
-        let longest = self.known.keys().map(String::len).max().unwrap_or(0);
         let mut spans = spans.into_iter().peekable();
         while let Some(mut f) = spans.next() {
             carry(at, f.start, out.len(), &mut now);
@@ -811,7 +813,7 @@ impl Redactor {
                 // output would cut into the placeholder and spell it again
                 // (`2001:db8::1` before `::`), so the span takes in the
                 // text it glues to instead; it only grows, so this ends.
-                let Some(more) = self.spelled_past_end(&p, &text[f.end..], longest) else { break p };
+                let Some(more) = self.spelled_past_end(&p, &text[f.end..]) else { break p };
                 f.end += more;
                 while let Some(next) = spans.next_if(|n| n.start < f.end) {
                     f.end = f.end.max(next.end);
@@ -830,14 +832,14 @@ impl Redactor {
 
     /// How far past the end of `placeholder` a known value reaches into
     /// `rest` (the text after it) when one starts inside the placeholder.
-    fn spelled_past_end(&mut self, placeholder: &str, rest: &str, longest: usize) -> Option<usize> {
+    fn spelled_past_end(&mut self, placeholder: &str, rest: &str) -> Option<usize> {
         // Most text after a placeholder starts with a byte no known value
         // holds (a space, a slash): nothing can reach into it.
         let &b = rest.as_bytes().first()?;
         if self.known_bytes[usize::from(b >> 6)] & (1 << (b & 63)) == 0 {
             return None;
         }
-        let mut w = rest.len().min(longest);
+        let mut w = rest.len().min(self.known_longest);
         while !rest.is_char_boundary(w) {
             w -= 1;
         }

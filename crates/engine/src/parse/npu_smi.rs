@@ -107,6 +107,12 @@ fn cells(t: &str) -> Option<Vec<&str>> {
     Some(inner.split('|').map(str::trim).collect())
 }
 
+/// The device memory `(used, total)` MB of a chip row's memory cell: of two
+/// `used / total` pairs, DDR then HBM, the second; of one, that one.
+fn device_memory(cell: &str) -> Option<(i64, i64)> {
+    pair_re().captures_iter(cell).filter_map(|c| Some((c[1].parse().ok()?, c[2].parse().ok()?))).last()
+}
+
 fn ints(cell: &str) -> Option<Vec<u32>> {
     let v: Option<Vec<u32>> = cell.split_whitespace().map(|w| w.parse::<u32>().ok()).collect();
     v.filter(|v| !v.is_empty())
@@ -273,13 +279,7 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
                 // The second row of an NPU: `| | | NA | 0  0 / 0  5414 / 131072 |`.
                 if let Some(d) = devs.last_mut().filter(|d| d.chip.is_none()) {
                     d.chip = Some(0);
-                    let pairs: Vec<(i64, i64)> = pair_re()
-                        .captures_iter(cs.get(2).copied().unwrap_or(""))
-                        .filter_map(|c| Some((c[1].parse().ok()?, c[2].parse().ok()?)))
-                        .collect();
-                    if let Some(&(u, tot)) = pairs.last() {
-                        d.used = Some((u, tot, line.clone()));
-                    }
+                    d.used = device_memory(cs.get(2).copied().unwrap_or("")).map(|(u, tot)| (u, tot, line.clone()));
                 }
                 continue;
             }
@@ -330,13 +330,7 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
                 // Chip row: `| 0 | 0000:61:00.0 | 0  0 / 0  3401 / 65536 |`
                 d.chip = Some(npu_or_chip);
                 d.id = toks.get(1).and_then(|w| w.parse::<u32>().ok());
-                let mem_cell = cs.get(2).copied().unwrap_or("");
-                let pairs: Vec<(i64, i64)> = pair_re()
-                    .captures_iter(mem_cell)
-                    .filter_map(|c| Some((c[1].parse().ok()?, c[2].parse().ok()?)))
-                    .collect();
-                // Two pairs: DDR then HBM; one pair: the device memory.
-                if let Some(&(u, tot)) = pairs.last() {
+                if let Some((u, tot)) = device_memory(cs.get(2).copied().unwrap_or("")) {
                     d.used = Some((u, tot, line.clone()));
                 }
             }

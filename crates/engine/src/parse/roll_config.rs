@@ -94,6 +94,25 @@ const ROLL_KEYS: &[&str] = &[
     "generating_args:",
 ];
 
+/// A YAML key or list-item line (`hydra:`, `dir: .`, `- ../config/x@_here_`), trimmed.
+fn yaml_line(t: &str) -> bool {
+    let key_like = t.split_once(':').is_some_and(|(k, _)| {
+        let k = k.trim_start_matches("- ");
+        !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.')
+    });
+    key_like || t.starts_with("- ")
+}
+
+/// Every line is YAML (a key, a list item, a comment) though no ROLL key is
+/// there: a config's first section (`hydra:` / `  run:` / `    dir: .`),
+/// too short to score as one, which detection keeps with the config after it.
+pub fn yaml_shaped(seg: &Segment) -> bool {
+    seg.rows().all(|r| {
+        let t = r.text.trim();
+        t.is_empty() || t.starts_with('#') || yaml_line(t)
+    })
+}
+
 /// Scores a ROLL YAML config from its content.
 pub fn score(seg: &Segment) -> u8 {
     let mut keys = 0usize;
@@ -107,11 +126,7 @@ pub fn score(seg: &Segment) -> u8 {
         if ROLL_KEYS.iter().any(|k| t.starts_with(k)) {
             keys += 1;
         }
-        let key_like = t.split_once(':').is_some_and(|(k, _)| {
-            let k = k.trim_start_matches("- ");
-            !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.')
-        });
-        if key_like || t.starts_with("- ") {
+        if yaml_line(t) {
             yamlish += 1;
         } else {
             other += 1;
