@@ -31,15 +31,31 @@ pub const SAMPLE_LINES: usize = 400;
 /// [`SAMPLE_LINES`]); a segment whose lines are not materialised gets a
 /// materialised copy of its head.
 pub fn detect(seg: &Segment<'_>) -> Detection {
+    match sample(seg) {
+        Some(head) => score(&head),
+        None => score(seg),
+    }
+}
+
+/// The head a detector reads when it is not `seg` itself: a copy of the
+/// first [`SAMPLE_LINES`] lines, materialised (the content scorers read
+/// `lines`, which a segment of the pipeline does not fill).
+fn sample<'a>(seg: &Segment<'a>) -> Option<Segment<'a>> {
     let n = seg.line_count();
     if seg.lines.len() != n {
-        return score(&seg.head(SAMPLE_LINES));
+        return Some(seg.head(SAMPLE_LINES));
     }
-    if n > SAMPLE_LINES {
-        let head = Segment::of_lines(seg.command.clone(), seg.command_line, seg.lines[..SAMPLE_LINES].to_vec());
-        return score(&head);
+    (n > SAMPLE_LINES)
+        .then(|| Segment::of_lines(seg.command.clone(), seg.command_line, seg.lines[..SAMPLE_LINES].to_vec()))
+}
+
+/// How much `kind`'s own content scorer sees of its kind in `seg`, read as [`detect`] reads it.
+fn content_score(kind: InputKind, seg: &Segment<'_>) -> u8 {
+    let score = crate::parse::parser(kind).score;
+    match sample(seg) {
+        Some(head) => score(&head),
+        None => score(seg),
     }
-    score(seg)
 }
 
 fn score(seg: &Segment<'_>) -> Detection {
@@ -109,7 +125,7 @@ pub fn split_and_detect(seg: Segment<'_>) -> Vec<(Segment<'_>, Detection)> {
             Some((prev, pd))
                 if pd.kind == InputKind::Unrecognised
                     && (d.kind.scanned_for_signatures()
-                        || (crate::parse::parser(d.kind).score)(prev) > 0
+                        || content_score(d.kind, prev) > 0
                         || (d.kind == InputKind::RollConfig && crate::parse::roll_config::yaml_shaped(prev))) =>
             {
                 prev.extend(b);
@@ -190,6 +206,19 @@ mod tests {
         let parts = split_and_detect(segment("## 第一种版本\ntorch  2.3.1\ntorch-npu  2.2.0\n").remove(0));
         assert_eq!(parts.len(), 1);
         assert_eq!(parts[0].1.kind, InputKind::PipList);
+    }
+
+    #[test]
+    fn lazy_and_materialised_segments_split_alike() {
+        // The pipeline reads segments without materialising their lines; text
+        // before a config that names a ROLL key joins it there as well.
+        let t = "exp_name: from my run\nthe log follows the config\nit failed\n\nactor_train:\n  strategy_args:\n    strategy_name: fsdp2_train\n  device_mapping: list(range(0,8))\n";
+        let kinds = |seg| {
+            split_and_detect(seg).iter().map(|(s, d)| (s.rows().next().map(|r| r.no), d.kind)).collect::<Vec<_>>()
+        };
+        let lazy = kinds(crate::segment::segments(t).next().unwrap());
+        assert_eq!(lazy, kinds(segment(t).remove(0)));
+        assert_eq!(lazy.len(), 1, "{lazy:?}");
     }
 
     #[test]
