@@ -166,7 +166,7 @@ pub fn fuzz(targets: &[String], budget: Budget, max_len: usize) -> Result<(), St
         };
         c.arg(&run_dir).arg(&seeds).stdout(log.try_clone().map_err(|e| e.to_string())?).stderr(log);
         eprintln!("xtask fuzz: {t} ({budget:?}), log in {}", log_path.display());
-        let start = Instant::now();
+        let (start, started) = (Instant::now(), std::time::SystemTime::now());
         let status = c.status().map_err(|e| format!("{}: {e}", bin.join(t).display()))?;
         let text = std::fs::read_to_string(&log_path).unwrap_or_default();
         let (execs, rate) = (stat(&text, "number_of_executed_units"), stat(&text, "average_exec_per_sec"));
@@ -182,14 +182,23 @@ pub fn fuzz(targets: &[String], budget: Budget, max_len: usize) -> Result<(), St
         if !status.success() {
             let tail: Vec<&str> = text.lines().rev().take(40).collect();
             eprintln!("{}", tail.into_iter().rev().collect::<Vec<_>>().join("\n"));
+            // Only an input saved by this run reproduces it: a run stopped by
+            // a signal saves none, and older crash files may still be there.
             let crash = std::fs::read_dir(&artifacts).ok().and_then(|d| {
-                d.flatten().map(|e| e.path()).max_by_key(|p| p.metadata().and_then(|m| m.modified()).ok())
+                d.flatten()
+                    .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+                    .filter(|(m, _)| *m >= started)
+                    .max()
+                    .map(|(_, p)| p)
             });
-            let crash = crash.map_or("fuzz/artifacts/…".into(), |p| p.display().to_string());
-            return Err(format!(
-                "fuzz target {t} failed ({status}); reproduce with:\n  {} {crash}",
-                bin.join(t).display()
-            ));
+            return Err(match crash {
+                Some(p) => format!(
+                    "fuzz target {t} failed ({status}); reproduce with:\n  {} {}",
+                    bin.join(t).display(),
+                    p.display()
+                ),
+                None => format!("fuzz target {t} stopped ({status}) and saved no input; see {}", log_path.display()),
+            });
         }
     }
     println!("fuzz targets: {} passed, 0 failed", chosen.len());
