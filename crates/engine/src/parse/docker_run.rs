@@ -107,7 +107,13 @@ pub(crate) fn shell_words(pieces: &[(usize, &str)]) -> Vec<Word> {
                     quote = Some(c);
                 }
                 '\\' => {
-                    // A trailing backslash is a line continuation.
+                    // A trailing backslash is a line continuation, also with blanks
+                    // after it: a shell would read `\ ` as an escaped space, but in a
+                    // paste they are what the web form or editor left behind. (The
+                    // look-ahead stops at the first non-blank, so it stays linear.)
+                    if chars.clone().all(|c| c == ' ' || c == '\t') {
+                        break;
+                    }
                     if let Some(n) = chars.next() {
                         if !in_word {
                             in_word = true;
@@ -665,6 +671,19 @@ mod tests {
         assert_eq!(get(&fs, "docker.env")[0].0.as_deref(), Some("ASCEND_RT_VISIBLE_DEVICES"));
         assert_eq!(get(&fs, "docker.env")[0].2, 2);
         assert_eq!(get(&fs, "docker.error")[0].2, 4);
+    }
+
+    #[test]
+    fn blanks_after_a_continuation_backslash() {
+        // vllm-project/vllm-ascend#13399: `:ro \ ` with a space after the
+        // backslash; the image on the next line is still the image.
+        let t = "docker run -d \\\n  --device /dev/davinci3 \\\n  -v /home/model/m:/models/m:ro \\ \n  quay.nju.edu.cn/ascend/vllm-ascend:v0.23.0rc1-310p \\\n  sleep infinity\n";
+        let fs = facts(t);
+        assert_eq!(get(&fs, "docker.image")[0].1, "quay.nju.edu.cn/ascend/vllm-ascend:v0.23.0rc1-310p");
+        assert_eq!(get(&fs, "docker.image_platform")[0].1, "310P");
+        // An escaped space inside a word is still a space.
+        let words = shell_words(&[(0, "echo a\\ b")]);
+        assert_eq!(words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>(), vec!["echo", "a b"]);
     }
 
     #[test]
