@@ -120,7 +120,8 @@ fn every_real_paste_gives_its_expected_finding_first() {
     // (89 of 715), within it; round 16, sliced by the stage a run failed at,
     // ten more (99 of 757, 13.1 %: reports and install commands with the error
     // in the title, a maintainer's written report, slowness stated in prose,
-    // release pairings the rules hold no table for), hence 13.5 %.
+    // release pairings the rules hold no table for), hence 13.5 %; round 17,
+    // the long tail of projects, eight more (107 of 796, 13.4 %), within it.
     // A known miss needs its reason, not room: each names what the paste
     // lacks, and the cap stops misses being waved through in bulk.
     assert!(misses * 1000 <= cases.len() * 135, "{misses} known misses: more than 13.5 % of the cases");

@@ -321,7 +321,16 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
             let toks: Vec<&str> = first.split_whitespace().collect();
             let Some(npu_or_chip) = toks.first().and_then(|w| w.parse::<u32>().ok()) else { continue };
             let all_int = toks.iter().all(|w| w.parse::<u32>().is_ok());
-            if !all_int {
+            // A name can be all digits (the Atlas 300I's `310`, ids 1024, 2048…):
+            // an NPU row is told from a chip row by its Health cell, where a
+            // chip row has the Bus-Id.
+            let health_cell = cs.get(1).is_some_and(|h| {
+                matches!(
+                    h.split_whitespace().next(),
+                    Some("OK" | "Warning" | "Alarm" | "Critical" | "Fault" | "Abnormal")
+                )
+            });
+            if !all_int || health_cell {
                 // NPU row: `| 0     910B1 | OK | 73.1 37 0 / 0 |`
                 let name = toks[1..].join(" ");
                 let health = cs.get(1).copied().unwrap_or("").to_string();
@@ -490,6 +499,29 @@ mod tests {
         assert!(get(&fs, "npu.process_mem_mb", Some("0")).is_empty());
         let hbm = fs.iter().find(|f| f.name == "npu.hbm_used_mb").unwrap();
         assert_eq!(hbm.line(), 9);
+    }
+
+    #[test]
+    fn a_name_of_digits_only_is_still_an_npu_row() {
+        // ollama/ollama#5872: an Atlas 300I whose chip is named `310`, NPU ids
+        // 1024 and 2048; the row read as a chip row and no NPU was counted.
+        let t = "npu-smi info
+| NPU     Name                  | Health          | Power(W)     Temp(C)           Hugepages-Usage(page) |
+| Chip    Device                | Bus-Id          | AICore(%)    Memory-Usage(MB)                        |
++===============================+=================+======================================================+
+| 1024    310                   | OK              | 12.8         76                9     / 969           |
+| 0       0                     | 0000:04:00.0    | 0            640  / 7759                             |
++===============================+=================+======================================================+
+| 2048    310                   | OK              | 12.8         74                9     / 969           |
+| 0       1                     | 0000:08:00.0    | 0            638  / 7759                             |
++===============================+=================+======================================================+
+";
+        let fs = facts(t);
+        assert_eq!(get(&fs, "npu.count", None), vec![&FactValue::Int(2)]);
+        let names: Vec<_> =
+            fs.iter().filter(|f| f.name == "npu.name").map(|f| (f.subject.clone(), f.value.clone())).collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+        assert!(names.iter().all(|(_, v)| v == &FactValue::Str("310".into())), "{names:?}");
     }
 
     #[test]
