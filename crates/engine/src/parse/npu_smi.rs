@@ -89,9 +89,14 @@ fn id_arg_re() -> &'static Regex {
     re(&RE, r"npu-smi(?-u:\b).*?\s-i\s*([0-9]+)(?:.*?\s-c\s*([0-9]+))?")
 }
 
+/// The words of npu-smi's Health column.
+const HEALTH_WORDS: &[&str] = &["OK", "Warning", "Alarm", "Critical", "Fault", "Abnormal"];
+
 fn npu_row_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    re(&RE, r"^\|\s*[0-9]+\s+\S+[^|]*\|\s*(?:OK|Warning|Alarm|Critical|Fault|Abnormal)\s*\|")
+    RE.get_or_init(|| {
+        Regex::new(&format!(r"^\|\s*[0-9]+\s+\S+[^|]*\|\s*(?:{})\s*\|", HEALTH_WORDS.join("|"))).expect("static regex")
+    })
 }
 
 fn no_proc_re() -> &'static Regex {
@@ -324,12 +329,8 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
             // A name can be all digits (the Atlas 300I's `310`, ids 1024, 2048…):
             // an NPU row is told from a chip row by its Health cell, where a
             // chip row has the Bus-Id.
-            let health_cell = cs.get(1).is_some_and(|h| {
-                matches!(
-                    h.split_whitespace().next(),
-                    Some("OK" | "Warning" | "Alarm" | "Critical" | "Fault" | "Abnormal")
-                )
-            });
+            let health_cell =
+                cs.get(1).and_then(|h| h.split_whitespace().next()).is_some_and(|w| HEALTH_WORDS.contains(&w));
             if !all_int || health_cell {
                 // NPU row: `| 0     910B1 | OK | 73.1 37 0 / 0 |`
                 let name = toks[1..].join(" ");
