@@ -318,6 +318,28 @@ struct Found {
     end: usize,
 }
 
+/// `run` without a trailing `:port` (one to five decimal digits, at most
+/// 65535), when what is left is an address itself (`::1` of `::1:8265`), or
+/// when neither is one but what is left has a colon (`127.0.0.1d:::` of
+/// `127.0.0.1d::::6379`, found by the pipeline fuzz target: it went whole
+/// and the link lost the listener on 6379). In `fd12:3456::9` and in a full
+/// eight-group address the last group is no port: what is left would not
+/// be an address.
+fn without_port(run: &str) -> &str {
+    let Some(colon) = run.rfind(':') else { return run };
+    let (head, port) = (&run[..colon], &run[colon + 1..]);
+    let is_port = (1..=5).contains(&port.len())
+        && port.bytes().all(|b| b.is_ascii_digit())
+        && port.parse::<u32>().is_ok_and(|p| p <= 65535);
+    let address = |s: &str| s.parse::<std::net::Ipv6Addr>().is_ok();
+    let head_stands = address(head) || !address(run) && head.contains(':');
+    if is_port && head_stands {
+        head
+    } else {
+        run
+    }
+}
+
 /// The run of hex digits, colons and dots around `start..end`.
 fn hex_colon_run(text: &str, start: usize, end: usize) -> (usize, usize) {
     let b = text.as_bytes();
@@ -368,14 +390,19 @@ fn find_all(text: &str) -> Vec<Found> {
                 }
             } else if m.start() < ipv6_covered {
                 // Inside the run of an address already taken whole.
-            } else if !keep_ipv6(m.as_str()) {
+            } else {
                 // The whole run of hex digits, colons and dots goes: a
                 // tail left behind (`.168.100.110` of `b::c.168.100.110`,
                 // the colons of `1::::`) could join the placeholder's last
-                // group into an original (`2001:db8::2.168.100.110`).
-                let (start, end) = hex_colon_run(text, m.start(), m.end());
-                ipv6_covered = end;
-                out.push(Found { kind: Kind::Ipv6, start, end });
+                // group into an original (`2001:db8::2.168.100.110`). Only
+                // a port stays (`ss` prints `::1:8265`, `fe80::1:6380`):
+                // rules read it, and it names no one.
+                let (start, run_end) = hex_colon_run(text, m.start(), m.end());
+                ipv6_covered = run_end;
+                let end = start + without_port(&text[start..run_end]).len();
+                if !keep_ipv6(&text[start..end]) {
+                    out.push(Found { kind: Kind::Ipv6, start, end });
+                }
             }
         } else if let Some(m) = c.name("ipv4") {
             if ipv4_delimited(text, m.start(), m.end()) && !keep_ipv4(m.as_str()) {
@@ -950,6 +977,21 @@ mod tests {
             });
             assert!(!shown, "{:?} shows in {out:?}", m.original);
         }
+    }
+
+    #[test]
+    fn a_port_after_an_ipv6_address_stays() {
+        // Old `ss` prints IPv6 listeners without brackets; the last group is the port.
+        let text =
+            "LISTEN 0 128 :::6379 :::*\nLISTEN 0 128 ::1:8265 :::*\nLISTEN 0 128 fe80::1ff:fe23:4567:890a:6380 :::*";
+        let out = redact_all(&[text]);
+        assert_eq!(out[0], "LISTEN 0 128 :::6379 :::*\nLISTEN 0 128 ::1:8265 :::*\nLISTEN 0 128 2001:db8::1:6380 :::*");
+        // Found by the pipeline fuzz target: a malformed address glued to its port.
+        let out = redact_all(&["LISTEN 0 511 127.0.0.1d::::6379 0.0.0.0:*"]);
+        assert!(out[0].ends_with(":6379 0.0.0.0:*") && !out[0].contains("1d::"), "{out:?}");
+        // A full eight-group address has no port: its last group goes with it.
+        let out = redact_all(&["addr 2400:1:2:3:4:5:6:7001 x fd12:3456::9"]);
+        assert_eq!(out[0], "addr 2001:db8::1 x 2001:db8::2");
     }
 
     #[test]
