@@ -15,6 +15,26 @@
 //! call aclnnCast failed, detail:EZ1001: …
 //! ```
 //!
+//! Beside those, AscendCL and the runtime return six-digit numbers (the
+//! `aclError` values of `acl_base.h` and `rt_error_codes.h`, and aclnn's
+//! status codes), which torch_npu, Paddle, MindSpore and CANN's own logs
+//! print after a failed call. A bare number is no code, so one counts only
+//! in the phrases that print it and only in the ranges those headers use
+//! (1000xx, 1480xx, 2000xx, 3000xx, 5000xx for ACL; 107xxx, 207xxx, 507xxx
+//! for the runtime; 161xxx, 361xxx, 561xxx for aclnn):
+//!
+//! ```text
+//! NPU function error: c10_npu::SetDevice(device_id_), error code is 507033
+//! ACL error, the error code is : 500002
+//! wait for compute device to finish failed, runtime result = 507018.
+//! aclrtSetDevice(deviceId) failed: 507033
+//! launch failed for Cast, errno:561000.
+//! rtDeviceSynchronizeWithTimeout:ErrCode=507015, desc=[aicore exception]
+//! ```
+//!
+//! torch_npu's `NPU warning, error code is 107020` is a warning, not a code
+//! of a failure, and is left out.
+//!
 //! `rules/cann/codes.yaml` holds what the codes mean: the component of
 //! every module character and the meaning and first checks of the codes
 //! users meet most, in both languages (our own words, from CANN's error code
@@ -42,7 +62,24 @@ pub const FACTS: &[FactDef] = &[FactDef::new(
 /// (one group per shape; the set ignores the groups). A code may follow a
 /// literal `\n`: the error text of a log embedded in a JSON string (an HTTP
 /// 500 body from an inference server).
-pub const SIGNATURE: &str = r"(?:\b|\\n)([EW][0-9A-Z][0-9]{4})(?::\s|:$|\[PID: \d+\]|:? (?:Inner Error|Internal error))|\b[A-Z][A-Za-z_/]*\(([EW][0-9A-Z][0-9]{4})\)|\(([EW][0-9A-Z][0-9]{4})\):|^\s*([EW][0-9A-Z][0-9]{4})\s{2,}\S|detail:([EW][0-9A-Z][0-9]{4})\b";
+pub const SIGNATURE: &str = r"(?:\b|\\n)([EW][0-9A-Z][0-9]{4})(?::\s|:$|\[PID: \d+\]|:? (?:Inner Error|Internal error))|\b[A-Z][A-Za-z_/]*\(([EW][0-9A-Z][0-9]{4})\)|\(([EW][0-9A-Z][0-9]{4})\):|^\s*([EW][0-9A-Z][0-9]{4})\s{2,}\S|detail:([EW][0-9A-Z][0-9]{4})\b|(?:error code(?: is)?\s?:?\s?|result = |ErrCode=|errno[:\[]|\) failed: )((?:10[07]|148|[23]00|207|50[07]|[135]61)[0-9]{3})\b";
+
+/// Whether `code` is one this layer reads: a letter code (`EI0006`) or a
+/// six-digit return code in one of the ACL, runtime or aclnn ranges.
+pub fn is_code(code: &str) -> bool {
+    let b = code.as_bytes();
+    let letter = b.len() == 6
+        && matches!(b[0], b'E' | b'W')
+        && (b[1].is_ascii_uppercase() || b[1].is_ascii_digit())
+        && b[2..].iter().all(u8::is_ascii_digit);
+    letter || numeric_range(code).is_some()
+}
+
+/// The range key of a six-digit return code (`507033` → `507`).
+fn numeric_range(code: &str) -> Option<&str> {
+    const RANGES: &[&str] = &["100", "107", "148", "200", "207", "300", "500", "507", "161", "361", "561"];
+    (code.len() == 6 && code.bytes().all(|b| b.is_ascii_digit())).then(|| &code[..3]).filter(|r| RANGES.contains(r))
+}
 
 /// [`SIGNATURE`], compiled once to read the codes out of a line.
 fn extractor() -> &'static regex::bytes::Regex {
@@ -54,7 +91,14 @@ fn extractor() -> &'static regex::bytes::Regex {
 pub fn codes_in(line: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for c in extractor().captures_iter(line.as_bytes()) {
-        if let Some(m) = (1..=5).find_map(|i| c.get(i)) {
+        if let Some(m) = c.get(6) {
+            // `NPU warning, error code is 107020`: torch_npu's warning.
+            let before = &line.as_bytes()[m.start().saturating_sub(32)..m.start()];
+            if before.windows(8).any(|w| w.eq_ignore_ascii_case(b"warning,")) {
+                continue;
+            }
+        }
+        if let Some(m) = (1..=6).find_map(|i| c.get(i)) {
             let code = String::from_utf8_lossy(m.as_bytes()).into_owned();
             if !out.contains(&code) {
                 out.push(code);
@@ -85,7 +129,8 @@ pub struct Prefix {
     pub component: Text,
     /// First checks for any code of the component.
     pub checks: Text,
-    /// Where it is documented.
+    /// Where it is documented (in the YAML only: the build leaves it out).
+    #[serde(default)]
     pub source: String,
 }
 
@@ -101,9 +146,10 @@ pub struct Code {
     /// First checks, in order.
     #[serde(default)]
     pub checks: Vec<Check>,
-    /// Where it is documented.
+    /// Where it is documented (in the YAML only: the build leaves it out).
+    #[serde(default)]
     pub source: String,
-    /// Public pastes it was seen in.
+    /// Public pastes it was seen in (in the YAML only, as `source`).
     #[serde(default)]
     pub seen_in: Vec<String>,
 }
@@ -132,8 +178,13 @@ impl CodeTable {
         self.codes.iter().find(|c| c.code == code)
     }
 
-    /// The component of a code: `EI0006` → `EI`; `E19999` → `E1`.
+    /// The component of a code: `EI0006` → `EI`; `E19999` → `E1`;
+    /// `507033` → `507`.
     pub fn component(&self, code: &str) -> Option<&Prefix> {
+        if code.starts_with(|c: char| c.is_ascii_digit()) {
+            let range = numeric_range(code)?;
+            return self.prefixes.iter().find(|p| p.prefix == range);
+        }
         let key = code.get(..2)?;
         let key = format!("E{}", &key[1..]);
         self.prefixes.iter().find(|p| p.prefix == key)
@@ -233,6 +284,11 @@ mod tests {
         }
         assert_eq!(t.component("EI0006").unwrap().prefix, "EI");
         assert_eq!(t.component("E19999").unwrap().prefix, "E1");
+        assert_eq!(t.component("507033").unwrap().prefix, "507");
+        for range in ["100", "107", "148", "200", "207", "300", "500", "507", "161", "361", "561"] {
+            assert!(t.component(&format!("{range}000")).is_some(), "{range}: no component");
+        }
+        assert!(t.component("123456").is_none());
     }
 
     #[test]
@@ -252,6 +308,20 @@ mod tests {
                 r#"500: {"detail":"NPU function error: c10_npu::SetDevice(device_index)\nE30006: 2025-11-19-11:14:58.516.606 Failed to verify the OPP\n"}"#,
                 "E30006",
             ),
+            // Return codes, in the phrases real pastes print them in.
+            ("RuntimeError: NPU function error: c10_npu::SetDevice(device_id_), error code is 507033", "507033"),
+            ("(InvalidArgument) ACL error, the error code is : 500002. (at acl_op.cc:120)", "500002"),
+            ("RuntimeError: ACL stream synchronize failed, error code:507014", "507014"),
+            (
+                "        wait for compute device to finish failed, runtime result = 507018.[FUNC:ReportCallError]",
+                "507018",
+            ),
+            ("        build op model failed, result = 500001[FUNC:ReportInnerError]", "500001"),
+            ("[ERROR] aclrtSetDevice(deviceId) failed: 507033 (/tmp/x.cpp:12)", "507033"),
+            ("RuntimeError: launch failed for Cast, errno:561000.", "561000"),
+            ("[NNOP][NnopbaseOpLogE][1851] errno[161001] OpName:[HcPre_0]", "161001"),
+            ("rtDeviceSynchronizeWithTimeout:ErrCode=507015, desc=[aicore exception]", "507015"),
+            ("rtMemcpy:ErrCode=107030, desc=[x]", "107030"),
         ];
         for (line, code) in cases {
             assert_eq!(codes_in(line), vec![code.to_string()], "{line}");
@@ -266,7 +336,10 @@ mod tests {
             "[E331 20:50:12.688] boom",
             "E0507 21:07:20.134506 error",
             "error code = 0x800000, InnerCode=0x703001c",
-            "rtMemcpy:ErrCode=107030, desc=[x]",
+            // A number out of the return-code ranges, or without the phrase.
+            "HTTP error code is 404; retry 100001 times",
+            "error code is 123456",
+            "result = 5070331",
             "flake8: E501 line too long",
             "see EI0006 in the docs",
             r"C:\nE30006 is a path",
@@ -275,6 +348,28 @@ mod tests {
             assert!(codes_in(line).is_empty(), "{line}");
             assert!(!crate::pattern::compile(SIGNATURE).unwrap().is_match(line.as_bytes()), "{line}");
         }
+    }
+
+    /// The build leaves `source` and `seen_in` out of the embedded table;
+    /// the YAML must still say where every entry is documented.
+    #[test]
+    fn every_entry_of_the_yaml_names_its_source() {
+        let yaml = CodeTable::parse(include_str!("../../../rules/cann/codes.yaml")).expect("the YAML parses");
+        assert_eq!(yaml.codes.len(), table().codes.len());
+        for p in &yaml.prefixes {
+            assert!(!p.source.trim().is_empty(), "{}", p.prefix);
+        }
+        for c in &yaml.codes {
+            assert!(!c.source.trim().is_empty(), "{}", c.code);
+        }
+        assert!(table().codes.iter().all(|c| c.source.is_empty() && c.seen_in.is_empty()));
+    }
+
+    #[test]
+    fn a_warning_carries_no_code() {
+        // The line matches the pattern (the set cannot look behind), but its
+        // number is torch_npu's warning, not a failure's code.
+        assert!(codes_in("[W NPUStream.cpp:365] Warning: NPU warning, error code is 107020[Error]: .").is_empty());
     }
 
     #[test]

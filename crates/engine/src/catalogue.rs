@@ -246,4 +246,17 @@ mod tests {
         assert!(checked.errors.is_empty(), "{:?}", checked.errors);
         assert_eq!(checked.rules.len(), cat.rules.len());
     }
+
+    /// The build leaves each rule's `sources` out of the embedded JSON
+    /// (nothing at run time shows them); the YAML on disk must keep them.
+    #[test]
+    fn every_rule_file_names_its_sources() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rules");
+        for (file, _) in super::rule_files() {
+            let text = std::fs::read_to_string(root.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+            let parsed = crate::rules::parse_rule_tree(file, &text).unwrap_or_else(|e| panic!("{e:?}"));
+            assert!(parsed.rule.sources.iter().any(|s| !s.trim().is_empty()), "{file}: no sources");
+            assert!(super::catalogue().rule(&parsed.rule.id).is_some_and(|r| r.sources.is_empty()), "{file}");
+        }
+    }
 }

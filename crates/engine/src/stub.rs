@@ -30,7 +30,9 @@ fn strip_prefixes(line: &str) -> &str {
 /// `torch.OutOfMemoryError:`) or a CANN code on, else the whole line.
 fn stable_part(line: &str) -> &str {
     let t = strip_prefixes(line);
-    if let Some(code) = crate::cann::codes_in(t).into_iter().next() {
+    // A letter code starts the stable part; a return code (`… failed: 507033`)
+    // ends the message that says what failed, so the part starts before it.
+    if let Some(code) = crate::cann::codes_in(t).into_iter().find(|c| !c.starts_with(|d: char| d.is_ascii_digit())) {
         if let Some(i) = t.find(&code) {
             return &t[i..];
         }

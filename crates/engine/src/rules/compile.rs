@@ -288,10 +288,10 @@ fn check_rest(rule: &Rule) -> Res<()> {
         crate::template::check(t).or_else(|e| fail("title", e))?;
     }
     for (i, code) in rule.codes.iter().enumerate() {
-        if crate::cann::codes_in(&format!("{code}: x")) != [code.clone()] {
+        if !crate::cann::is_code(code) {
             return fail(
                 &format!("codes[{i}]"),
-                format!("{code:?} is not a CANN error code (E or W, a module character, four digits)"),
+                format!("{code:?} is not a CANN error code (E or W, a module character, four digits; or a six-digit ACL, runtime or aclnn return code)"),
             );
         }
     }
