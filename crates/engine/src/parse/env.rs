@@ -80,6 +80,15 @@ fn pair(s: &str) -> Option<(&str, &str)> {
     (is_name(n) && !v.starts_with('=')).then_some((n, v))
 }
 
+/// An `export NAME=value` line (a launch script pasted inside a log):
+/// the variable and its value. A value that is itself another variable or
+/// a command substitution (`$HOST_IP`, `$(hostname -I)`) says nothing.
+pub(crate) fn export_line(t: &str) -> Option<(String, String)> {
+    let (n, v) = pair(t.trim().strip_prefix("export ")?.trim())?;
+    let v = unquote(v.split(" #").next().unwrap_or(v));
+    (!v.contains('$') && !v.contains('`')).then(|| (n.to_string(), v))
+}
+
 fn unquote(v: &str) -> String {
     let v = v.trim();
     for q in ['"', '\''] {

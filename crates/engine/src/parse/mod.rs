@@ -308,8 +308,8 @@ pub const ANSWER_FACTS: &[FactDef] = &[
     ),
 ];
 
-/// Every declared fact: each parser's, each combiner's and the answers', once each.
-pub fn fact_defs() -> impl Iterator<Item = &'static FactDef> {
+/// Every declaration: each parser's, each combiner's and the answers'.
+fn declarations() -> impl Iterator<Item = &'static FactDef> {
     let parsers = PARSERS
         .iter()
         .enumerate()
@@ -317,6 +317,18 @@ pub fn fact_defs() -> impl Iterator<Item = &'static FactDef> {
         .filter(|(i, p)| !PARSERS[..*i].iter().any(|q| q.facts == p.facts))
         .flat_map(|(_, p)| p.facts.iter());
     parsers.chain(combine::FACTS.iter().flat_map(|l| l.iter())).chain(crate::cann::FACTS).chain(ANSWER_FACTS.iter())
+}
+
+/// Every declared fact, once each. A fact two parsers read (`env.var`: the
+/// env parser's, and a log's `export` lines) is declared by both, the same
+/// way (a test checks it).
+pub fn fact_defs() -> impl Iterator<Item = &'static FactDef> {
+    let mut seen: Vec<&str> = Vec::new();
+    declarations().filter(move |d| {
+        let first = !seen.contains(&d.name);
+        seen.push(d.name);
+        first
+    })
 }
 
 /// The declaration of a fact name.
@@ -468,6 +480,14 @@ mod tests {
         let mut seen = std::collections::HashSet::new();
         for d in fact_defs() {
             assert!(seen.insert(d.name), "{} declared twice", d.name);
+            // Declared by two parsers: the same way, to the letter.
+            for other in declarations().filter(|o| o.name == d.name) {
+                assert!(
+                    other.ty == d.ty && other.subject == d.subject && other.doc == d.doc,
+                    "{} declared two ways",
+                    d.name
+                );
+            }
             assert!(d.name.contains('.'), "{}: names are <area>.<what>", d.name);
             assert!(!d.doc.is_empty(), "{}: needs a doc line", d.name);
         }

@@ -34,6 +34,8 @@ pub const FACTS: &[FactDef] = &[
     FactDef::new("npu.oom_reserved_gib", ValueType::Float, Some("NPU"), "what this process's PyTorch had reserved when it ran out of NPU memory, GiB (Float)"),
     FactDef::new("npu.oom_free_gib", ValueType::Float, Some("NPU"), "what was free when the process ran out of NPU memory, GiB (Float)"),
     FactDef::new("npu.oom_other_pct", ValueType::Float, Some("NPU"), "share of the NPU neither reserved by the failing process nor free, percent: held by another process (Float)"),
+    // The same fact as the env parser's: a launch script pasted with its log.
+    FactDef::new("env.var", ValueType::Str, Some("variable"), "an environment variable; subject = its name, value = its value (Str); shared contract with the config checks"),
 ];
 
 /// How strongly a command names this kind: a program run, or a log shown.
@@ -139,7 +141,8 @@ pub fn score(seg: &Segment) -> u8 {
 /// are found apart with `memchr`: a one-byte literal among these would
 /// leave the multi-literal searcher without a SIMD prefilter, byte by byte
 /// through its automaton).
-const EVENTS: &[&str] = &["Traceback (most recent call last)", "out of memory", "Out of memory", "npu.is_available()"];
+const EVENTS: &[&str] =
+    &["Traceback (most recent call last)", "out of memory", "Out of memory", "npu.is_available()", "export "];
 
 /// Finds the first of [`EVENTS`] (and, with `answers`, `True`/`False`):
 /// Teddy (SIMD) where the platform has it. Elsewhere (wasm) each literal
@@ -252,6 +255,15 @@ impl State {
             self.in_tb = true;
             return;
         }
+        // A launch script pasted with its log (`export WORLD_SIZE=2`, or
+        // `+ export …` as `bash -x` echoes it).
+        let command = t.strip_prefix("+ ").unwrap_or(t);
+        if command.starts_with("export ") {
+            if let Some((name, value)) = super::env::export_line(command) {
+                sink.push("env.var", Some(name), FactValue::Str(value), &row.line());
+            }
+            return;
+        }
         if !self.in_tb || t.is_empty() {
             return;
         }
@@ -326,6 +338,18 @@ mod tests {
             .filter(|f| f.name == "log.exception")
             .map(|f| (f.subject.clone().unwrap_or_default(), f.value.to_text(), f.line()))
             .collect()
+    }
+
+    #[test]
+    fn export_lines_of_a_pasted_script_are_variables() {
+        let text = "#!/bin/bash\nexport WORLD_SIZE=2\n+ export MASTER_PORT=\"6379\"\nexport HOST_IP=$(hostname -I)\nexport NODE=$RANK\n\
+                    INFO export model done\n[2026-08-19 10:00:00] INFO 1 nodes have joined so far, waiting for 1.";
+        let vars: Vec<(String, String, u32)> = facts(text)
+            .iter()
+            .filter(|f| f.name == "env.var")
+            .map(|f| (f.subject.clone().unwrap_or_default(), f.value.to_text(), f.line()))
+            .collect();
+        assert_eq!(vars, vec![("WORLD_SIZE".into(), "2".into(), 2), ("MASTER_PORT".into(), "6379".into(), 3)]);
     }
 
     #[test]
