@@ -77,9 +77,12 @@ pub fn is_code(code: &str) -> bool {
     letter || numeric_range(code).is_some()
 }
 
+/// The first three digits of the return codes this layer reads: the
+/// ranges [`SIGNATURE`] spells out (a test keeps the two the same).
+const RANGES: &[&str] = &["100", "107", "148", "200", "207", "300", "500", "507", "161", "361", "561"];
+
 /// The range key of a six-digit return code (`507033` → `507`).
 fn numeric_range(code: &str) -> Option<&str> {
-    const RANGES: &[&str] = &["100", "107", "148", "200", "207", "300", "500", "507", "161", "361", "561"];
     (code.len() == 6 && code.bytes().all(|b| b.is_ascii_digit())).then(|| &code[..3]).filter(|r| RANGES.contains(r))
 }
 
@@ -287,10 +290,16 @@ mod tests {
         assert_eq!(t.component("EI0006").unwrap().prefix, "EI");
         assert_eq!(t.component("E19999").unwrap().prefix, "E1");
         assert_eq!(t.component("507033").unwrap().prefix, "507");
-        for range in ["100", "107", "148", "200", "207", "300", "500", "507", "161", "361", "561"] {
+        for range in RANGES {
             assert!(t.component(&format!("{range}000")).is_some(), "{range}: no component");
         }
         assert!(t.component("123456").is_none());
+        // The pattern reads exactly the listed ranges.
+        for first in 100..1000 {
+            let code = format!("{first}001");
+            let read = codes_in(&format!("error code is {code}")) == [code.clone()];
+            assert_eq!(read, RANGES.contains(&&code[..3]), "{code}");
+        }
     }
 
     #[test]

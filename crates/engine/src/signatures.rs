@@ -1292,9 +1292,7 @@ mod tests {
             set
         })
     }
-}
-#[cfg(test)]
-mod key_tests {
+
     /// A signature whose required literal is a short, common word (`NPU`,
     /// `ret`) makes most lines of a log candidates, and every scan pays for
     /// it: round 19's bare `NPUs?` took the bench's scan from 0.35 to 0.47 s.

@@ -331,9 +331,11 @@ pub fn fact_defs() -> impl Iterator<Item = &'static FactDef> {
     })
 }
 
-/// The declaration of a fact name.
+/// The declaration of a fact name (the first: repeated ones are identical).
+/// Rule loading and diagnosis look names up here, so it skips the
+/// de-duplication of [`fact_defs`].
 pub fn fact_def(name: &str) -> Option<&'static FactDef> {
-    fact_defs().find(|d| d.name == name)
+    declarations().find(|d| d.name == name)
 }
 
 /// The first word of a command, after `sudo`.
