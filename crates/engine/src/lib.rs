@@ -24,6 +24,7 @@
 
 #![deny(missing_docs)]
 
+mod builtin_patterns;
 pub mod cann;
 pub mod catalogue;
 pub mod cluster;
