@@ -37,6 +37,10 @@ pub const DEMOTED: &[&str] = &[
     // "CAUTION: The operator … will fall back to run on the CPU": a warning
     // every healthy vLLM-Ascend start-up prints (tests/fixtures/healthy--vllm-startup-log.txt).
     "AISW_PyTorch_Train_16",
+    // AMCT's "the quantization layer or operator type is not supported", keyed
+    // on `does not support` alone: sglang's check_env prints "This device does
+    // not support querying topo." on a healthy 910B node (tests/real/healthy--sglang-33967.txt).
+    "AISW_CANN_AMCT_ALL_012",
 ];
 
 /// Where a finding from the knowledge base comes from, as shown to users.
