@@ -9,43 +9,12 @@
 //! JSON the rule schema is read from: startup then reads JSON instead of
 //! parsing YAML (about half of loading the catalogue in wasm). A rule file
 //! that is not valid YAML fails the build, naming its file, line and column.
-//!
-//! It also writes `$OUT_DIR/finder.bin`: the signature finder's analysis
-//! of the embedded catalogue's patterns (`src/signatures/analysis.rs`, the
-//! same code the engine runs for patterns it was not built with), so that
-//! loading the catalogue does not parse every pattern again. The patterns
-//! are listed in the catalogue's order: rule files sorted, each rule's
-//! `when` depth first, a pattern already listed not again, then the two
-//! built-in ones. Should that order drift from `Catalogue::load_full`'s,
-//! the fingerprint differs, the engine analyses at run time and a test
-//! (`catalogue::tests::the_embedded_finder_is_prepared_at_build_time`) fails.
 
 use std::path::{Path, PathBuf};
 
 #[allow(dead_code)]
 #[path = "src/yaml.rs"]
 mod yaml;
-
-#[allow(dead_code)]
-#[path = "src/signatures/analysis.rs"]
-mod analysis;
-
-#[path = "src/builtin_patterns.rs"]
-mod builtin_patterns;
-
-/// The signatures of a rule's condition, depth first, as the catalogue
-/// numbers them (a pattern already in `out` keeps its place).
-fn signatures(cond: &serde_json::Value, out: &mut Vec<String>) {
-    if let Some(sig) = cond.get("signature").and_then(|s| s.as_str()) {
-        if !out.iter().any(|p| p == sig) {
-            out.push(sig.to_string());
-        }
-    } else if let Some(xs) = cond.get("all").or_else(|| cond.get("any")).and_then(|x| x.as_array()) {
-        xs.iter().for_each(|x| signatures(x, out));
-    } else if let Some(inner) = cond.get("not") {
-        signatures(inner, out);
-    }
-}
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
@@ -70,7 +39,6 @@ fn main() {
     // `cann/` holds the CANN error-code table, data of another shape than a
     // rule (crate::cann embeds it).
     let mut src = String::from("pub(crate) static RULE_FILES: &[(&str, &str)] = &[\n");
-    let mut patterns = Vec::new();
     for f in &files {
         let rel = f.strip_prefix(&rules_dir).unwrap().to_string_lossy().replace('\\', "/");
         if !rel.starts_with("cann/") {
@@ -83,9 +51,6 @@ fn main() {
                     // time shows it, and it is a tenth of the rules' bytes.
                     if let Some(rule) = value.as_object_mut() {
                         rule.remove("sources");
-                    }
-                    if let Some(when) = value.get("when") {
-                        signatures(when, &mut patterns);
                     }
                     serde_json::to_string(&value).expect("JSON")
                 }
@@ -121,18 +86,4 @@ fn main() {
     std::fs::write(PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("cann_codes.json"), json).unwrap();
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("rule_files.rs");
     std::fs::write(out, src).unwrap();
-
-    // The finder's analysis: fingerprint, pattern count, then the analysis
-    // (empty when the patterns have no finder: the engine then finds none).
-    for f in ["src/signatures/analysis.rs", "src/builtin_patterns.rs"] {
-        println!("cargo:rerun-if-changed={}", manifest.join(f).display());
-    }
-    patterns.push(builtin_patterns::FAILURE_LIKE.to_string());
-    patterns.push(builtin_patterns::CANN_CODE.to_string());
-    let mut bin = analysis::fingerprint(&patterns).to_le_bytes().to_vec();
-    bin.extend(u32::try_from(patterns.len()).unwrap().to_le_bytes());
-    if let Some(a) = analysis::Analysis::of(&patterns) {
-        bin.extend(a.encode());
-    }
-    std::fs::write(PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("finder.bin"), bin).unwrap();
 }

@@ -59,7 +59,12 @@ pub const FACTS: &[FactDef] = &[FactDef::new(
     "a CANN error code printed on a scanned log line (`EI0006: …`, `Get_Socket_Timeout(EI0006)`, `EZ9999[PID: …]`); subject = the code, value = the code",
 )];
 
-pub use crate::builtin_patterns::CANN_CODE as SIGNATURE;
+/// The shapes a CANN code is printed in (ASCII semantics, one line), for the
+/// signature set: finds the lines that carry a code, and captures the code
+/// (one group per shape; the set ignores the groups). A code may follow a
+/// literal `\n`: the error text of a log embedded in a JSON string (an HTTP
+/// 500 body from an inference server).
+pub const SIGNATURE: &str = r"(?:\b|\\n)([EW][0-9A-Z][0-9]{4})(?::\s|:$|\[PID: \d+\]|:? (?:Inner Error|Internal error))|\b[A-Z][A-Za-z_/]*\(([EW][0-9A-Z][0-9]{4})\)|\(([EW][0-9A-Z][0-9]{4})\):|^\s*([EW][0-9A-Z][0-9]{4})\s{2,}\S|detail:([EW][0-9A-Z][0-9]{4})\b|(?:error code(?: is)?\s?:?\s?|errorCode = |\bret = |\bresult = |ErrCode=|errno[:\[]|\) failed: )((?:10[07]|148|[23]00|207|50[07]|[135]61)[0-9]{3})\b";
 
 /// Whether `code` is one this layer reads: a letter code (`EI0006`) or a
 /// six-digit return code in one of the ACL, runtime or aclnn ranges.

@@ -250,21 +250,6 @@ mod tests {
         assert_eq!(checked.rules.len(), cat.rules.len());
     }
 
-    /// `build.rs` lists the embedded patterns in the catalogue's order and
-    /// analyses them for the signature finder; if its order drifted from
-    /// `load_full`'s, the engine would silently analyse them at every start.
-    /// A catalogue with an extra rule file is analysed at run time.
-    #[test]
-    fn the_embedded_finder_is_prepared_at_build_time() {
-        assert!(super::catalogue().signatures.is_prepared());
-        let extra = [("extra.yaml".to_string(), EXTRA.to_string())];
-        let with_extra = super::Catalogue::load_with(super::rule_files(), &extra);
-        assert!(with_extra.errors.is_empty(), "{:?}", with_extra.errors);
-        assert!(!with_extra.signatures.is_prepared());
-    }
-
-    const EXTRA: &str = "id: extra-test-rule\nseverity: warn\narea: ray\ntitle: { en: Extra, zh: 额外 }\nsummary: { en: Extra., zh: 额外。 }\nwhen: { signature: 'an extra signature' }\nexamples: { match: ['an extra signature'], no_match: ['another line'] }\n";
-
     /// The build leaves each rule's `sources` out of the embedded JSON
     /// (nothing at run time shows them); the YAML on disk must keep them.
     #[test]

@@ -24,7 +24,6 @@
 
 #![deny(missing_docs)]
 
-mod builtin_patterns;
 pub mod cann;
 pub mod catalogue;
 pub mod cluster;

@@ -20,7 +20,12 @@
 
 use regex::bytes::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
 
-pub use crate::builtin_patterns::FAILURE_LIKE;
+/// Lines that look like failures: a Python exception (`KeyError: 1`, a bare
+/// `AssertionError`), `ERROR` / `Error:`, or a CANN error code (`EI0006`,
+/// `EJ0003`, `EZ9999`). Added last to the signature set, so the one scan
+/// finds them; those no finding explains are listed as unexplained.
+pub const FAILURE_LIKE: &str =
+    r"\b[A-Z][A-Za-z0-9_]*(?:Error|Exception)\b(?::|\s*$)|\bERROR\b|\bError:|\b[EWI][A-Z0-9][0-9]{4}\b";
 
 /// The most memory one compiled pattern may use.
 pub const SIZE_LIMIT: usize = 2 << 20;

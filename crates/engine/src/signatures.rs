@@ -36,9 +36,7 @@
 
 use crate::segment::{clean, Line, Segment, Widths};
 use regex::bytes::{Regex, RegexSet};
-
-mod analysis;
-use analysis::{set_bytes, set_has, window, Analysis, ByteSet};
+use regex_syntax::hir::{Class, Hir, HirKind};
 
 /// All signatures, compiled.
 #[derive(Debug)]
@@ -54,8 +52,6 @@ pub struct SignatureSet {
     /// Each pattern alone, compiled when a line first needs it: a candidate
     /// line is matched against the few patterns whose factor it holds.
     single: Vec<std::sync::OnceLock<Option<Regex>>>,
-    /// Whether the finder came from the build's analysis (see [`prepared`]).
-    prepared: bool,
 }
 
 /// One signature match.
@@ -107,15 +103,7 @@ fn wrap_of(w: &Widths, lines: usize) -> Option<usize> {
 impl SignatureSet {
     /// Compiles `patterns`, each already accepted by [`crate::pattern::compile`].
     pub fn new(patterns: &[String]) -> Result<SignatureSet, String> {
-        let single = patterns.iter().map(|_| std::sync::OnceLock::new()).collect();
-        let finder = Finder::new(patterns);
-        let s = SignatureSet {
-            set: std::sync::OnceLock::new(),
-            patterns: patterns.to_vec(),
-            finder,
-            single,
-            prepared: false,
-        };
+        let s = SignatureSet::new_unchecked(patterns);
         let _ = s.set.set(crate::pattern::compile_set(patterns)?);
         Ok(s)
     }
@@ -126,18 +114,12 @@ impl SignatureSet {
     /// catalogue (more in wasm). It is built when first needed.
     pub fn new_unchecked(patterns: &[String]) -> SignatureSet {
         let single = patterns.iter().map(|_| std::sync::OnceLock::new()).collect();
-        let (finder, prepared) = match prepared(patterns) {
-            Some(a) => (Finder::build(a), true),
-            None => (Finder::new(patterns), false),
-        };
-        SignatureSet { set: std::sync::OnceLock::new(), patterns: patterns.to_vec(), finder, single, prepared }
-    }
-
-    /// Whether the finder was built from the analysis `build.rs` prepared
-    /// (true for the embedded catalogue: a test checks).
-    #[doc(hidden)]
-    pub fn is_prepared(&self) -> bool {
-        self.prepared
+        SignatureSet {
+            set: std::sync::OnceLock::new(),
+            patterns: patterns.to_vec(),
+            finder: Finder::new(patterns),
+            single,
+        }
     }
 
     /// The set of all patterns (built now if it was not).
@@ -305,24 +287,160 @@ impl SignatureSet {
     }
 }
 
-/// The build's analysis of the embedded catalogue's patterns (`build.rs`):
-/// fingerprint and count of the patterns, then [`Analysis::encode`]'s form.
-static PREPARED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/finder.bin"));
-
-/// The prepared analysis, when it is of exactly these patterns.
-fn prepared(patterns: &[String]) -> Option<Analysis> {
-    let (head, rest) = PREPARED.split_at_checked(12)?;
-    let fingerprint = u64::from_le_bytes(head[..8].try_into().ok()?);
-    let count = u32::from_le_bytes(head[8..].try_into().ok()?) as usize;
-    let ours = count == patterns.len() && fingerprint == analysis::fingerprint(patterns);
-    ours.then(|| Analysis::decode(rest, count)).flatten()
-}
-
 /// Bytes searched at a time (each searcher runs over one window before the next).
 const WINDOW: usize = 256 << 10;
 
 /// Keys one SIMD (Teddy) searcher takes at once.
 const GROUP: usize = 32;
+
+/// The bytes a position of a fixed-width piece may hold.
+type ByteSet = [u64; 4];
+
+fn set_has(s: &ByteSet, b: u8) -> bool {
+    s[(b >> 6) as usize] & (1u64 << (b & 63)) != 0
+}
+
+fn set_len(s: &ByteSet) -> u32 {
+    s.iter().map(|w| w.count_ones()).sum()
+}
+
+fn set_bytes(s: &ByteSet) -> impl Iterator<Item = u8> + '_ {
+    s.iter().enumerate().flat_map(|(i, &w)| {
+        let mut w = w;
+        std::iter::from_fn(move || {
+            (w != 0).then(|| {
+                let b = w.trailing_zeros();
+                w &= w - 1;
+                (i as u32 * 64 + b) as u8
+            })
+        })
+    })
+}
+
+fn set_of(bytes: impl IntoIterator<Item = u8>) -> ByteSet {
+    let mut s = [0u64; 4];
+    for b in bytes {
+        s[(b >> 6) as usize] |= 1u64 << (b & 63);
+    }
+    s
+}
+
+/// The set with ASCII letters folded to lower case.
+fn set_folded(s: &ByteSet) -> ByteSet {
+    // 'A'..='Z' are bits 1..=26 of the second word, 'a'..='z' bits 33..=58.
+    const UPPER: u64 = 0x07ff_fffe;
+    let mut f = *s;
+    f[1] = (s[1] & !UPPER) | ((s[1] & UPPER) << 32);
+    f
+}
+
+/// The byte sets of a fixed-width factor, position by position (assertions
+/// are zero-width and left out), or `None` when it is not fixed-width.
+fn positions(h: &Hir, out: &mut Vec<ByteSet>) -> Option<()> {
+    match h.kind() {
+        HirKind::Empty | HirKind::Look(_) => {}
+        HirKind::Literal(l) => out.extend(l.0.iter().map(|&b| set_of([b]))),
+        HirKind::Class(Class::Bytes(c)) => out.push(set_of(c.iter().flat_map(|r| r.start()..=r.end()))),
+        HirKind::Capture(c) => positions(&c.sub, out)?,
+        HirKind::Repetition(r) if Some(r.min) == r.max && r.min <= 64 => {
+            for _ in 0..r.min {
+                positions(&r.sub, out)?;
+            }
+        }
+        HirKind::Concat(xs) => {
+            for x in xs {
+                positions(x, out)?;
+            }
+        }
+        _ => return None,
+    }
+    Some(())
+}
+
+/// How a factor's alternative is searched.
+enum Branch {
+    /// One of these literals is in the line; `folded`: in any case (the
+    /// literals are in lower case, searched in the lower-cased line).
+    Lits(Vec<Vec<u8>>, bool),
+    /// A fixed-width run of byte sets, matched in the raw line.
+    Piece(Vec<ByteSet>),
+    /// Anything else: a regex.
+    Regex(Hir),
+}
+
+/// The longest common prefix of `lits`.
+fn common_prefix(lits: &[Vec<u8>]) -> &[u8] {
+    let first = &lits[0];
+    let n = lits.iter().map(|l| first.iter().zip(l).take_while(|(a, b)| a == b).count()).min().unwrap_or(0);
+    &first[..n]
+}
+
+/// The longest run of single-byte sets in `sets`, as `(start, end)`.
+fn longest_run(sets: &[ByteSet]) -> (usize, usize) {
+    let (mut best, mut start) = ((0, 0), 0);
+    for i in 0..=sets.len() {
+        if i == sets.len() || set_len(&sets[i]) != 1 {
+            if i - start > best.1 - best.0 {
+                best = (start, i);
+            }
+            start = i + 1;
+        }
+    }
+    best
+}
+
+/// Classifies one alternative of a required factor.
+fn branch(h: &Hir) -> Branch {
+    let mut pos = Vec::new();
+    if positions(h, &mut pos).is_some() && !pos.is_empty() {
+        let run = longest_run(&pos);
+        let folded: Vec<ByteSet> = pos.iter().map(set_folded).collect();
+        let frun = longest_run(&folded);
+        let bytes = |sets: &[ByteSet]| -> Vec<u8> { sets.iter().filter_map(|s| set_bytes(s).next()).collect() };
+        // Text as written, unless `(?i)` leaves only a short run of it.
+        if run.1 - run.0 >= 3 && (run.1 - run.0 >= 6 || frun.1 - frun.0 < 8) {
+            return Branch::Lits(vec![bytes(&pos[run.0..run.1])], false);
+        }
+        if frun.1 - frun.0 >= 3 {
+            return Branch::Lits(vec![bytes(&folded[frun.0..frun.1])], true);
+        }
+        // A few classes (`[EW]`): the longest window of at most 16 spellings.
+        let mut win: Option<(usize, usize)> = None;
+        for start in 0..pos.len() {
+            let (mut end, mut variants) = (start, 1usize);
+            while end < pos.len() && variants * set_len(&pos[end]) as usize <= 16 {
+                variants *= set_len(&pos[end]) as usize;
+                end += 1;
+            }
+            if end - start >= 3 && win.is_none_or(|(a, b)| end - start > b - a) {
+                win = Some((start, end));
+            }
+        }
+        if let Some((a, b)) = win {
+            let mut lits: Vec<Vec<u8>> = vec![Vec::new()];
+            for s in &pos[a..b] {
+                lits = lits.iter().flat_map(|l| set_bytes(s).map(move |c| [l.as_slice(), &[c]].concat())).collect();
+            }
+            return Branch::Lits(lits, false);
+        }
+        return Branch::Piece(pos);
+    }
+    // An alternation inside: its (few) literal prefixes.
+    let seq = regex_syntax::hir::literal::Extractor::new().extract(h);
+    if let Some(lits) = seq.literals() {
+        let mut lits: Vec<Vec<u8>> = lits.iter().map(|l| l.as_bytes().to_vec()).collect();
+        lits.sort();
+        lits.dedup();
+        if !lits.is_empty() && lits.len() <= 32 && lits.iter().all(|l| l.len() >= 3) {
+            let lcp = common_prefix(&lits);
+            if lcp.len() >= 4 {
+                return Branch::Lits(vec![lcp.to_vec()], false);
+            }
+            return Branch::Lits(lits, false);
+        }
+    }
+    Branch::Regex(h.clone())
+}
 
 /// A fixed-width piece, found by its rarest position (`memchr` over at most
 /// three bytes) and checked position by position around it.
@@ -336,7 +454,9 @@ struct Piece {
 
 impl Piece {
     fn new(sets: Vec<ByteSet>) -> Option<Piece> {
-        let anchor = analysis::anchor(&sets)?;
+        let anchor = (0..sets.len())
+            .filter(|&i| set_len(&sets[i]) <= 3)
+            .min_by_key(|&i| (set_len(&sets[i]), set_bytes(&sets[i]).map(commonness).max().unwrap_or(0)))?;
         let bytes = set_bytes(&sets[anchor]).collect();
         Some(Piece { sets, anchor, bytes })
     }
@@ -359,6 +479,14 @@ impl Piece {
         }?;
         Some(pos + i)
     }
+}
+
+/// Whether every match of piece `a` contains a match of piece `b` (then
+/// searching for `b` finds `a`'s lines too).
+fn piece_covers(b: &[ByteSet], a: &[ByteSet]) -> bool {
+    b.len() <= a.len()
+        && (0..=a.len() - b.len())
+            .any(|k| b.iter().zip(&a[k..]).all(|(sb, sa)| sb.iter().zip(sa).all(|(x, y)| y & !x == 0)))
 }
 
 /// A searcher over lower-case keys: Teddy (SIMD) when the platform has it.
@@ -436,15 +564,53 @@ struct Finder {
 
 impl Finder {
     fn new(patterns: &[String]) -> Option<Finder> {
-        Finder::build(Analysis::of(patterns)?)
-    }
+        use std::collections::BTreeMap;
+        let mut lits: BTreeMap<(Vec<Vec<u8>>, bool), Vec<usize>> = BTreeMap::new();
+        let mut pieces: BTreeMap<Vec<ByteSet>, Vec<usize>> = BTreeMap::new();
+        let mut regexes: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (pi, p) in patterns.iter().enumerate() {
+            let hir = regex_syntax::ParserBuilder::new().unicode(false).utf8(false).build().parse(p).ok()?;
+            let (factor, _) = factor(&hir)?;
+            let alternatives = match factor.kind() {
+                HirKind::Alternation(xs) => xs.clone(),
+                _ => vec![factor],
+            };
+            for a in &alternatives {
+                let owners = match branch(a) {
+                    Branch::Lits(l, folded) => lits.entry((l, folded)).or_default(),
+                    Branch::Piece(s) if Piece::new(s.clone()).is_some() => pieces.entry(s).or_default(),
+                    Branch::Piece(_) => regexes.entry(a.to_string()).or_default(),
+                    Branch::Regex(h) => regexes.entry(h.to_string()).or_default(),
+                };
+                owners.push(pi);
+            }
+        }
+        // A piece whose matches hold another piece's is found through that one.
+        let all: Vec<(Vec<ByteSet>, Vec<usize>)> = pieces.into_iter().collect();
+        let kept: Vec<usize> =
+            (0..all.len()).filter(|&i| !(0..all.len()).any(|j| j != i && piece_covers(&all[j].0, &all[i].0))).collect();
+        let mut piece_owners: Vec<Vec<usize>> = kept.iter().map(|&i| all[i].1.clone()).collect();
+        for (i, (sets, owners)) in all.iter().enumerate() {
+            if !kept.contains(&i) {
+                let k = kept.iter().position(|&j| piece_covers(&all[j].0, sets))?;
+                piece_owners[k].extend(owners);
+            }
+        }
+        let pieces: Vec<Piece> = kept.iter().filter_map(|&i| Piece::new(all[i].0.clone())).collect();
 
-    /// The finder of an analysis (this or the build's): its automata.
-    fn build(a: Analysis) -> Option<Finder> {
-        let Analysis { variants, folded, owners, pieces, piece_owners, regexes, regex_owners, keys } = a;
-        let pieces: Vec<Piece> = pieces.into_iter().filter_map(Piece::new).collect();
-        if pieces.len() != piece_owners.len() {
-            return None;
+        let mut variants = Vec::new();
+        let mut folded = Vec::new();
+        let mut owners = Vec::new();
+        for ((v, f), o) in lits {
+            variants.push(v);
+            folded.push(f);
+            owners.push(o);
+        }
+        let mut keys: Vec<(Vec<u8>, bool, bool)> = Vec::new();
+        for mode in [false, true] {
+            let of_mode: Vec<&Vec<Vec<u8>>> =
+                variants.iter().zip(&folded).filter(|(_, f)| **f == mode).map(|(v, _)| v).collect();
+            keys.extend(choose_keys(&of_mode).into_iter().map(|(k, private)| (k, private, mode)));
         }
         let plan = Plan::new(keys, &variants, &folded)?;
         let spellings = |mode: bool| -> Option<(aho_corasick::AhoCorasick, Vec<u32>)> {
@@ -460,14 +626,14 @@ impl Finder {
         };
         let (exact_lits, exact_branch) = spellings(false)?;
         let (folded_lits, folded_branch) = spellings(true)?;
-        let regex = if regexes.is_empty() {
-            None
+        let (regex, regex_owners) = if regexes.is_empty() {
+            (None, Vec::new())
         } else {
+            let (pats, owners): (Vec<String>, Vec<Vec<usize>>) = regexes.into_iter().unzip();
             let limit = crate::pattern::SET_SIZE_LIMIT;
-            let one =
-                regex::bytes::RegexBuilder::new(&regexes.join("|")).unicode(false).size_limit(limit).build().ok()?;
-            let set = regex::bytes::RegexSetBuilder::new(&regexes).unicode(false).size_limit(limit).build().ok()?;
-            Some((one, set))
+            let one = regex::bytes::RegexBuilder::new(&pats.join("|")).unicode(false).size_limit(limit).build().ok()?;
+            let set = regex::bytes::RegexSetBuilder::new(&pats).unicode(false).size_limit(limit).build().ok()?;
+            (Some((one, set)), owners)
         };
         Some(Finder {
             plan,
@@ -766,9 +932,205 @@ fn lowercase(hay: &[u8], out: &mut Vec<u8>) {
     out.extend(hay.iter().map(|&b| b | (u8::from(b.wrapping_sub(b'A') < 26) << 5)));
 }
 
+/// How often a key's first three bytes (what Teddy tells keys apart by)
+/// may start a position of text: a product of byte commonness, in (0, 1].
+fn start_cost(k: &[u8]) -> f64 {
+    k.iter().take(3).map(|&b| f64::from(commonness(b)) / 100.0).product()
+}
+
+/// Chooses the keys of literal branches `lits` (all of one case mode):
+/// few (each searcher pass costs a read of the input) and selective (a
+/// key whose first bytes are common text makes the searcher stop often).
+/// Greedily, the substring of 4 to 10 bytes worth most: the square of the
+/// branches not yet covered that it covers, over how common its start is
+/// (sharing matters most: a scan demotes a shared key that turns out hot). A key that
+/// covers one branch alone becomes that branch's rarest window. Returns
+/// `(key, covers one branch only)`.
+fn choose_keys(lits: &[&Vec<Vec<u8>>]) -> Vec<(Vec<u8>, bool)> {
+    // Candidates (packed in a u64, at most 8 bytes) with their branch.
+    let pack = |w: &[u8]| w.iter().fold(0u64, |a, &b| a << 8 | u64::from(b)) << (8 * (8 - w.len()));
+    let mut cands: Vec<(u64, u8, u32)> = Vec::new();
+    for (i, variants) in lits.iter().enumerate() {
+        let first = &variants[0];
+        for n in [4, 6, 8].into_iter().filter(|&n| n <= first.len()) {
+            // Not a piece of text around a space (` the `) or a number.
+            cands.extend(
+                first
+                    .windows(n)
+                    .filter(|w| w[0] != b' ' && w[n - 1] != b' ' && !w.iter().all(|b| b.is_ascii_digit() || *b == b'.'))
+                    .filter(|w| variants[1..].iter().all(|v| memchr::memmem::find(v, w).is_some()))
+                    .map(|w| (pack(w), n as u8, i as u32)),
+            );
+        }
+    }
+    cands.sort_unstable();
+    cands.dedup();
+    // Group by candidate, valued by what it covers over how common it starts.
+    let unpack = |p: u64, n: u8| -> Vec<u8> { p.to_be_bytes()[..n as usize].to_vec() };
+    let mut groups: Vec<(u64, Vec<u8>, Vec<u32>)> = Vec::new();
+    for c in cands.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
+        if c.len() < 2 {
+            continue;
+        }
+        let k = unpack(c[0].0, c[0].1);
+        let value = (((c.len() * c.len()) as f64 / (start_cost(&k) + 0.02)) * 1000.0) as u64;
+        groups.push((value, k, c.iter().map(|x| x.2).collect()));
+    }
+    groups.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(b.1.len().cmp(&a.1.len())).then(a.1.cmp(&b.1)));
+    // Greedily, in that order, while a candidate still covers two branches.
+    let mut covered = vec![false; lits.len()];
+    let mut keys: Vec<(Vec<u8>, bool)> = Vec::new();
+    for (_, k, bs) in &groups {
+        let open = bs.iter().filter(|&&b| !covered[b as usize]).count();
+        if open >= 2 {
+            for &b in bs {
+                covered[b as usize] = true;
+            }
+            keys.push((k.to_vec(), false));
+        }
+    }
+    // The rest: each branch its rarest window (each spelling when they differ).
+    for (i, variants) in lits.iter().enumerate().filter(|(i, _)| !covered[*i]) {
+        let _ = i;
+        keys.extend(variants.iter().map(|v| (window(v).to_vec(), true)));
+    }
+    keys
+}
+
+/// The window of `lit` worth searching: up to 16 bytes, starting where its
+/// first three bytes are rarest, among the starts that keep at least 8.
+fn window(lit: &[u8]) -> &[u8] {
+    let keep = lit.len().min(8);
+    let start =
+        (0..=lit.len() - keep).min_by(|&a, &b| start_cost(&lit[a..]).total_cmp(&start_cost(&lit[b..]))).unwrap_or(0);
+    &lit[start..lit.len().min(start + 16)]
+}
+
+/// How common a byte is in logs (higher = more common); picks rare windows.
+fn commonness(b: u8) -> u32 {
+    match b {
+        b' ' => 100,
+        b'e' => 90,
+        b't' | b'a' | b'o' | b'i' | b'n' => 80,
+        b's' | b'r' | b'h' | b'l' => 70,
+        b'0'..=b'9' => 65,
+        b'd' | b'c' | b'u' | b'm' => 60,
+        b'.' | b':' | b'/' | b'_' | b'-' | b'=' | b',' | b'(' | b')' | b'[' | b']' => 55,
+        b'f' | b'p' | b'g' | b'w' | b'y' | b'b' | b'v' => 50,
+        b'A'..=b'Z' => 35,
+        b'k' | b'x' | b'j' | b'q' | b'z' | b'\'' | b'"' => 30,
+        _ => 10,
+    }
+}
+
+/// How selective a class is as part of a factor (a byte of a literal scores 1).
+fn class_score(c: &Class) -> f64 {
+    let k: usize = match c {
+        Class::Bytes(b) => b.ranges().iter().map(|r| (r.end() - r.start()) as usize + 1).sum(),
+        Class::Unicode(u) => u.ranges().iter().map(|r| r.end() as usize - r.start() as usize + 1).sum(),
+    };
+    match k {
+        1 => 1.0,
+        2 => 0.8,
+        3..=4 => 0.6,
+        5..=12 => 0.35,
+        13..=40 => 0.2,
+        _ => 0.0,
+    }
+}
+
+/// The score of a fixed-width piece that is always there (literals,
+/// classes, assertions, exact repetitions), or `None`.
+fn rigid(h: &Hir) -> Option<f64> {
+    match h.kind() {
+        HirKind::Empty | HirKind::Look(_) => Some(0.0),
+        HirKind::Literal(l) => Some(l.0.len() as f64),
+        HirKind::Class(c) => Some(class_score(c)),
+        HirKind::Capture(c) => rigid(&c.sub),
+        HirKind::Repetition(r) if Some(r.min) == r.max && r.min <= 16 => rigid(&r.sub).map(|s| s * f64::from(r.min)),
+        HirKind::Concat(xs) => xs.iter().map(rigid).sum(),
+        _ => None,
+    }
+}
+
+/// `h` without its zero-width assertions (a factor is searched on its own).
+fn strip_looks(h: &Hir) -> Hir {
+    match h.kind() {
+        HirKind::Look(_) => Hir::empty(),
+        HirKind::Capture(c) => strip_looks(&c.sub),
+        HirKind::Concat(xs) => Hir::concat(xs.iter().map(strip_looks).collect()),
+        HirKind::Repetition(r) => {
+            let mut r = r.clone();
+            r.sub = Box::new(strip_looks(&r.sub));
+            Hir::repetition(r)
+        }
+        _ => h.clone(),
+    }
+}
+
+/// A required factor of `h`: a regex every match of `h` contains a match
+/// of, with a score (higher is more selective). Alternatives of the factor
+/// may be searched separately. `None` when `h` can match without one.
+fn factor(h: &Hir) -> Option<(Hir, f64)> {
+    match h.kind() {
+        HirKind::Empty | HirKind::Look(_) => None,
+        HirKind::Literal(_) | HirKind::Class(_) => rigid(h).map(|s| (h.clone(), s)),
+        HirKind::Capture(c) => factor(&c.sub),
+        HirKind::Repetition(r) if r.min == 0 => None,
+        HirKind::Repetition(r) => match rigid(h) {
+            Some(s) if s > 0.0 => Some((strip_looks(h), s)),
+            _ => factor(&r.sub),
+        },
+        HirKind::Alternation(xs) => {
+            let mut subs = Vec::with_capacity(xs.len());
+            let mut worst = f64::MAX;
+            for x in xs {
+                let (f, s) = factor(x)?;
+                worst = worst.min(s);
+                match f.kind() {
+                    HirKind::Alternation(inner) => subs.extend(inner.iter().cloned()),
+                    _ => subs.push(f),
+                }
+            }
+            Some((Hir::alternation(subs), worst))
+        }
+        HirKind::Concat(xs) => {
+            // Runs of adjacent rigid pieces are required substrings; so is
+            // a factor of any required piece. Take the most selective.
+            let mut best: Option<(Hir, f64)> = None;
+            let mut consider = |c: (Hir, f64)| {
+                if c.1 > 0.0 && best.as_ref().is_none_or(|b| c.1 > b.1) {
+                    best = Some(c);
+                }
+            };
+            let mut run: Vec<Hir> = Vec::new();
+            let mut score = 0.0;
+            for x in xs {
+                if let Some(s) = rigid(x) {
+                    if !matches!(x.kind(), HirKind::Look(_) | HirKind::Empty) {
+                        run.push(strip_looks(x));
+                    }
+                    score += s;
+                    continue;
+                }
+                if !run.is_empty() {
+                    consider((Hir::concat(std::mem::take(&mut run)), score));
+                }
+                score = 0.0;
+                if let Some(f) = factor(x) {
+                    consider(f);
+                }
+            }
+            if !run.is_empty() {
+                consider((Hir::concat(run), score));
+            }
+            best
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::analysis::factor;
     use super::*;
     use crate::segment::{normalise, segment};
     use proptest::prelude::*;
