@@ -32,6 +32,7 @@
 //! rtDeviceSynchronizeWithTimeout:ErrCode=507015, desc=[aicore exception]
 //! [ERROR]  acl set device 0 failed, errorCode = 507033
 //! [Init][Version]init soc version failed, ret = 507008
+//! Create stream failed, ret:207000
 //! ```
 //!
 //! torch_npu's `NPU warning, error code is 107020` is a warning, not a code
@@ -64,7 +65,7 @@ pub const FACTS: &[FactDef] = &[FactDef::new(
 /// (one group per shape; the set ignores the groups). A code may follow a
 /// literal `\n`: the error text of a log embedded in a JSON string (an HTTP
 /// 500 body from an inference server).
-pub const SIGNATURE: &str = r"(?:\b|\\n)([EW][0-9A-Z][0-9]{4})(?::\s|:$|\[PID: \d+\]|:? (?:Inner Error|Internal error))|\b[A-Z][A-Za-z_/]*\(([EW][0-9A-Z][0-9]{4})\)|\(([EW][0-9A-Z][0-9]{4})\):|^\s*([EW][0-9A-Z][0-9]{4})\s{2,}\S|detail:([EW][0-9A-Z][0-9]{4})\b|(?:error code(?: is)?\s?:?\s?|errorCode = |\bret = |\bresult = |ErrCode=|errno[:\[]|\) failed: )((?:10[07]|148|[23]00|207|50[07]|[135]61)[0-9]{3})\b";
+pub const SIGNATURE: &str = r"(?:\b|\\n)([EW][0-9A-Z][0-9]{4})(?::\s|:$|\[PID: \d+\]|:? (?:Inner Error|Internal error))|\b[A-Z][A-Za-z_/]*\(([EW][0-9A-Z][0-9]{4})\)|\(([EW][0-9A-Z][0-9]{4})\):|^\s*([EW][0-9A-Z][0-9]{4})\s{2,}\S|detail:([EW][0-9A-Z][0-9]{4})\b|(?:error code(?: is)?\s?:?\s?|errorCode = |\bret = |\bret: ?|\bret=|\bresult = |ErrCode=|errno[:\[]|\) failed: )((?:10[07]|148|[23]00|207|50[07]|[135]61)[0-9]{3})\b";
 
 /// Whether `code` is one this layer reads: a letter code (`EI0006`) or a
 /// six-digit return code in one of the ACL, runtime or aclnn ranges.
@@ -336,6 +337,8 @@ mod tests {
             // Ascend/samples' ACL apps (Ascend/samples#16) and CANN's start-up check.
             ("[ERROR]  acl set device 0 failed, errorCode = 507033", "507033"),
             ("        [Init][Version]init soc version failed, ret = 507008[FUNC:ReportInnerError]", "507008"),
+            // MindSpore's stream manager (modelbox-ai/modelbox#357).
+            ("Create stream failed, ret:207000", "207000"),
         ];
         for (line, code) in cases {
             assert_eq!(codes_in(line), vec![code.to_string()], "{line}");
@@ -355,6 +358,8 @@ mod tests {
             "error code is 123456",
             "result = 5070331",
             "interpret = 507033",
+            "interpret:507033",
+            "ret: 0x5",
             "flake8: E501 line too long",
             "see EI0006 in the docs",
             r"C:\nE30006 is a path",
