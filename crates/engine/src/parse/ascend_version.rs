@@ -72,16 +72,24 @@ fn key_value(t: &str) -> Option<(&str, &str)> {
 }
 
 /// How much a segment looks like a version file when no command named it.
+/// Only a block that is mostly `key=value` lines: one pasted with other
+/// output and no blank line between (an RPM list, `npu-smi` board output, a
+/// log) is read as a log, so its other lines are still scanned.
 pub fn score(seg: &Segment) -> u8 {
-    let mut best = 0;
-    for l in seg.lines.iter().take(50) {
+    let (mut best, mut pairs, mut lines) = (0, 0usize, 0usize);
+    for l in seg.lines.iter().take(50).filter(|l| !l.text.trim().is_empty()) {
+        lines += 1;
         if let Some((k, v)) = key_value(&l.text) {
+            pairs += 1;
             if k == "ascendhal_version" || (k == "package_name" && v.starts_with("Ascend-cann")) {
                 best = 85;
             } else if k == "runtime_running_version" {
                 best = best.max(80);
             }
         }
+    }
+    if pairs * 2 < lines {
+        return 0;
     }
     best
 }
@@ -157,5 +165,19 @@ mod tests {
         assert!(got("$ cat /usr/local/Ascend/driver/version.info\ncat: /usr/local/Ascend/driver/version.info: No such file or directory\n").is_empty());
         assert!(got("[roll-doctor] skipped: cat not found\n").is_empty());
         assert!(got("Version=\n").is_empty());
+    }
+
+    /// A hiascend forum post pastes the driver's version.info with an RPM
+    /// list, `npu-smi` board output and a log, no blank line between: the
+    /// block is not a version file (it would hide the log from the scan).
+    #[test]
+    fn a_block_of_other_output_with_a_few_version_keys_is_not_a_version_file() {
+        let score = |t: &str| super::score(&crate::segment::segment(t)[0]);
+        let file = "Version=22.0.4.2\nascendhal_version=6.17.28\npackage_version=6.0.0.2\n";
+        assert_eq!(score(file), 85);
+        let mixed = format!(
+            "Ascend310P-driver-22.0.4.2-1.aarch64\n{file}NPU ID : 2\nProduct Name : IT21PDDA011\nChip Count : 1\nCANN版本:6.0.1\n[WARNING] DRV(6206,python):2025-01-10-02:56:41.671.296 wait_logic_cq abnormal\n"
+        );
+        assert_eq!(score(&mixed), 0);
     }
 }
