@@ -2,8 +2,9 @@
 //!
 //! Invariants: no IPv4 address of the input that identifies a machine is
 //! left in the output; no original listed in the mapping is left as a
-//! whole token; equal texts give equal outputs; no placeholder equals an
-//! original; a fresh redactor gives the same output (deterministic).
+//! whole token (a joined span is checked through the values in it); equal
+//! texts give equal outputs; no placeholder equals an original; a fresh
+//! redactor gives the same output (deterministic).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -29,7 +30,10 @@ fuzz_target!(|data: &[u8]| {
         );
         // IPv4 addresses are checked above, as the redactor delimits them
         // (`7.0.0.1` inside `127.0.0.1` is not that address).
-        if m.kind != roll_doctor_engine::redact::Kind::Ipv4 {
+        // A joined span (a value replaced together with text glued to it)
+        // is no one's name: a placeholder made before it may spell it; the
+        // values in it are checked as themselves.
+        if m.kind != roll_doctor_engine::redact::Kind::Ipv4 && !m.joined {
             assert!(!roll_doctor_fuzz::has_token(&joined, &m.original), "{:?} survived: {joined:?}", m.original);
         }
     }

@@ -55,6 +55,15 @@ pub struct Mapping {
     pub placeholder: String,
     /// The original value (never leaves the page).
     pub original: String,
+    /// Whether `original` is no value found or learned but the text one was
+    /// joined with to be replaced whole: overlapping finds merged into one
+    /// span, or a value taken together with the text after it where its
+    /// placeholder and that text would spell another (`use` + `r` when `1r`
+    /// is a user name: `user-1r`). Such a span appears only while text is
+    /// replaced, so a placeholder made before it may spell it (`user-1` for
+    /// `use`, then `user`); what it joins is no one's name, and the values
+    /// in it are checked as themselves.
+    pub joined: bool,
 }
 
 /// Public names that identify nobody and that fix commands mention.
@@ -536,6 +545,8 @@ pub struct Redactor {
     /// length of the longest: what a value crossing a placeholder's end can be.
     known_bytes: [u64; 4],
     known_longest: usize,
+    /// Spans replaced whole that were no original before (see [`Mapping::joined`]).
+    joined: HashSet<String>,
 }
 
 impl Redactor {
@@ -827,10 +838,12 @@ impl Redactor {
             let p = loop {
                 let original = &text[f.start..f.end];
                 // One value, one kind: what it was first known as. A span merged
-                // from overlapping finds is an original too: its placeholder
-                // must not spell it.
+                // from overlapping finds or grown below is an original too: its
+                // placeholder must not spell it (one made earlier may: see
+                // `Mapping::joined`).
                 let kind = self.known.get(original).copied().unwrap_or(f.kind);
                 if !self.originals.contains(original) {
+                    self.joined.insert(original.to_string());
                     self.originals.insert(original.to_string());
                 }
                 let p = self.placeholder(kind, original);
@@ -885,6 +898,7 @@ impl Redactor {
             .map(|(kind, original)| Mapping {
                 kind: *kind,
                 placeholder: self.map[&(*kind, original.clone())].clone(),
+                joined: self.joined.contains(original),
                 original: original.clone(),
             })
             .collect()
@@ -974,6 +988,27 @@ mod tests {
                 let glued_after =
                     is_word(m.original.chars().next_back()) && is_word(out[i + m.original.len()..].chars().next());
                 !glued_before && !glued_after
+            });
+            assert!(!shown, "{:?} shows in {out:?}", m.original);
+        }
+    }
+
+    #[test]
+    fn a_value_joined_to_the_text_after_it_is_listed_as_joined() {
+        // Found by the redact fuzz target in CI: `use` became `user-1` at its
+        // prompt; in `user`, `user-1` before `r` spelled the user name `1r`,
+        // so `use` + `r` was replaced whole, and `user` became an original
+        // that the `user-1` given out before spells. It joins no one's name.
+        let text = "use@hosta:~$ ls\nUSER=1r\nuser x\n";
+        let mut r = Redactor::for_texts(&[text]);
+        let out = r.redact(text);
+        assert_eq!(out, "user-1@host-1:~$ ls\nUSER=user-2\nredacteduser35 x\n");
+        let mapping = r.mapping();
+        let joined: Vec<&str> = mapping.iter().filter(|m| m.joined).map(|m| m.original.as_str()).collect();
+        assert_eq!(joined, ["user"], "{mapping:?}");
+        for m in mapping.iter().filter(|m| !m.joined) {
+            let shown = out.match_indices(&m.original).any(|(i, _)| {
+                !is_word(out[..i].chars().next_back()) && !is_word(out[i + m.original.len()..].chars().next())
             });
             assert!(!shown, "{:?} shows in {out:?}", m.original);
         }
