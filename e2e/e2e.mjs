@@ -14,7 +14,8 @@
 // any page error, any console error, any dialog, any failed check.
 // Prints the figures issue 12 asks for: time from opening the page to the first finding of a
 // pasted 10 KB log, the longest main-thread task while a 100 MB file is read and diagnosed,
-// the engine's throughput in the worker and natively on the same file.
+// the engine's throughput in the worker and natively on the same file, and the worker's peak
+// wasm memory for that file.
 // "GAP" lines name what the page shows correctly but the engine does not do yet; they do not
 // fail the run. Last line is always `e2e: N passed, M failed, G gaps`; the exit status is
 // non-zero on any failure.
@@ -1072,15 +1073,20 @@ async function main() {
       const r = await p.evaluate(() => {
         const st = document.querySelector('.status');
         return { long: window.__long, progress: window.__sawProgress, total: performance.now() - window.__t0,
-          engineMs: Number(st?.dataset.engineMs), readMs: Number(st?.dataset.readMs), bytes: Number(st?.dataset.bytes) };
+          engineMs: Number(st?.dataset.engineMs), readMs: Number(st?.dataset.readMs), bytes: Number(st?.dataset.bytes),
+          memory: Number(st?.dataset.memory) };
       });
       const maxLong = r.long.length ? Math.max(...r.long) : 0;
       const mb = size / 1e6;
       console.log(`     (${mb.toFixed(1)} MB file: ${r.total.toFixed(0)} ms to the findings; read in the worker ${r.readMs.toFixed(0)} ms, `
         + `engine ${r.engineMs.toFixed(0)} ms = ${(mb / (r.engineMs / 1000)).toFixed(0)} MB/s in wasm; main-thread long tasks: ${r.long.length}, `
-        + `longest ${maxLong.toFixed(0)} ms)`);
+        + `longest ${maxLong.toFixed(0)} ms; the worker's wasm memory ${(r.memory / 1e6).toFixed(1)} MB = ${(r.memory / size).toFixed(2)}× the file)`);
       check(`a ${BIG_MB} MB file is diagnosed in the worker with a progress line and Cancel`, await p.locator(FINDING).count() === 1 && r.progress && r.bytes === size);
       check('the main thread has no task over 100 ms while it is read and diagnosed', maxLong <= 100, `${maxLong.toFixed(0)} ms`);
+      // A wasm memory only grows: its size after the diagnosis is the engine's peak (issue 13:
+      // at most 3× the input, in the page too). It holds the file's text, read into it once.
+      check('the worker\'s wasm memory peaks at no more than 3× the file', r.memory > size && r.memory <= 3 * size,
+        `${r.memory} B for ${size} B`);
       const bin = nativeBin();
       if (bin) {
         const times = [];

@@ -31,7 +31,8 @@ fn status_bar(ctx: Ctx, report: Memo<Option<(crate::model::ReportView, bool)>>) 
             ]
             .join(" · ")
         });
-        let (engine_ms, read_ms, bytes) = d.map(|d| (d.engine_ms, d.read_ms, d.bytes)).unwrap_or_default();
+        let (engine_ms, read_ms, bytes, memory) =
+            d.map(|d| (d.engine_ms, d.read_ms, d.bytes, d.memory_bytes)).unwrap_or_default();
         let share_btn = (!read_only).then(|| {
             view! { <button type="button" data-action="share" on:click=move |_| ctx.make_share()>{t(lang, S::Share)}</button> }
         });
@@ -42,7 +43,7 @@ fn status_bar(ctx: Ctx, report: Memo<Option<(crate::model::ReportView, bool)>>) 
         };
         Some(view! {
             <div class="status" data-count=n.to_string() data-engine-ms=format!("{engine_ms:.1}")
-                data-read-ms=format!("{read_ms:.1}") data-bytes=bytes.to_string()>
+                data-read-ms=format!("{read_ms:.1}") data-bytes=bytes.to_string() data-memory=format!("{memory:.0}")>
                 <span class="count" role="status" tabindex="-1">{count_text(lang, n)}</span>
                 {stats.map(|s| view! { <span class="stats">{s}</span> })}
                 <div class="actions">

@@ -226,6 +226,7 @@ impl Host {
             sizes,
             read_ms,
             engine_ms,
+            memory_bytes: linear_memory_bytes(),
         }))
     }
 
@@ -396,6 +397,18 @@ impl Host {
             hits.iter().find(|&&l| l > line).or(hits.first()).copied()
         };
         Reply::Found { seq, slot, line: found, matches: hits.len() as u32 }
+    }
+}
+
+/// The size of this module's linear memory (in wasm; 0 elsewhere).
+fn linear_memory_bytes() -> f64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        (core::arch::wasm32::memory_size(0) * 65536) as f64
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        0.0
     }
 }
 

@@ -459,6 +459,11 @@ pub struct Diagnosed {
     /// Milliseconds spent reading Blobs, and in the engine.
     pub read_ms: f64,
     pub engine_ms: f64,
+    /// Bytes of the engine's linear memory after the diagnosis. A wasm
+    /// memory only grows, so this is its peak so far (what issue 13's
+    /// "peak memory at most 3× the input, in the page" is measured by); 0
+    /// outside wasm.
+    pub memory_bytes: f64,
 }
 
 /// What the engine answers.

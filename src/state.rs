@@ -73,6 +73,7 @@ pub struct Diagnosis {
     pub bytes: u64,
     pub engine_ms: f64,
     pub read_ms: f64,
+    pub memory_bytes: f64,
 }
 
 impl Diagnosis {
@@ -85,6 +86,7 @@ impl Diagnosis {
             bytes: d.sizes.iter().map(|(_, _, b)| *b).sum(),
             engine_ms: d.engine_ms,
             read_ms: d.read_ms,
+            memory_bytes: d.memory_bytes,
         }
     }
 }
