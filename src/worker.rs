@@ -63,7 +63,10 @@ async fn handle(lp: &Loop, req: Request, blobs: Vec<web_sys::Blob>) {
                 let text = match (w.text.clone(), w.blob) {
                     (Some(t), _) => t,
                     (None, Some(b)) => {
-                        if let Some(t) = lp.host.borrow_mut().take_cached(w.slot, w.key) {
+                        // Bound first: a borrow taken in the `if let` would
+                        // be held through the `else` and its await (edition 2021).
+                        let cached = lp.host.borrow_mut().take_cached(w.slot, w.key);
+                        if let Some(t) = cached {
                             t
                         } else {
                             let Some(blob) = blobs.get(b as usize) else { continue };

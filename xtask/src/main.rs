@@ -155,11 +155,13 @@ fn setup(browser: bool) -> Result<(), String> {
     if !String::from_utf8_lossy(&targets.stdout).lines().any(|l| l.trim() == "wasm32-unknown-unknown") {
         run(cmd("rustup").args(["target", "add", "wasm32-unknown-unknown"]))?;
     }
-    // rustfmt for the test's formatting check (rustup's minimal profile leaves it out).
+    // rustfmt and clippy for the test's formatting and lint steps (rustup's minimal profile leaves them out).
     let components =
         cmd("rustup").args(["component", "list", "--installed"]).output().map_err(|e| format!("rustup: {e}"))?;
-    if !String::from_utf8_lossy(&components.stdout).lines().any(|l| l.trim().starts_with("rustfmt")) {
-        run(cmd("rustup").args(["component", "add", "rustfmt"]))?;
+    for component in ["rustfmt", "clippy"] {
+        if !String::from_utf8_lossy(&components.stdout).lines().any(|l| l.trim().starts_with(component)) {
+            run(cmd("rustup").args(["component", "add", component]))?;
+        }
     }
 
     let wb = locked_wasm_bindgen()?;
@@ -402,6 +404,24 @@ fn test() -> Result<(), String> {
         (
             "formatting (cargo fmt --all -- --check)",
             Box::new(|| run(cmd("cargo").args(["fmt", "--all", "--", "--check"]))),
+        ),
+        (
+            "lints (cargo clippy, native and wasm32, warnings are errors)",
+            Box::new(|| {
+                run(cmd("cargo").args(["clippy", "--workspace", "--all-targets", "--locked", "--", "-D", "warnings"]))?;
+                // The page's own code (the worker loop, the browser glue) is compiled for wasm32 only.
+                run(cmd("cargo").args([
+                    "clippy",
+                    "--target",
+                    "wasm32-unknown-unknown",
+                    "-p",
+                    "roll-doctor-web",
+                    "--locked",
+                    "--",
+                    "-D",
+                    "warnings",
+                ]))
+            }),
         ),
         (
             "native tests (engine, CLI, UI strings)",

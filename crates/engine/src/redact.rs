@@ -314,7 +314,7 @@ fn replaceable(text: &str, at: usize, value: &str, kind: Kind) -> bool {
         // what is left unreplaced is never a whole token.
         Kind::Ipv6 | Kind::Mac => {
             let hex = |c: Option<char>| c.is_some_and(|c| c.is_ascii_hexdigit());
-            !(hex(value.chars().next()) && hex(before)) && !(hex(value.chars().next_back()) && hex(after))
+            !((hex(value.chars().next()) && hex(before)) || (hex(value.chars().next_back()) && hex(after)))
         }
         _ => true,
     }
