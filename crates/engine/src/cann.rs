@@ -65,7 +65,7 @@ pub const FACTS: &[FactDef] = &[FactDef::new(
 /// (one group per shape; the set ignores the groups). A code may follow a
 /// literal `\n`: the error text of a log embedded in a JSON string (an HTTP
 /// 500 body from an inference server).
-pub const SIGNATURE: &str = r"(?:\b|\\n)([EW][0-9A-Z][0-9]{4})(?::\s|:$|\[PID: \d+\]|:? (?:Inner Error|Internal error))|\b[A-Z][A-Za-z_/]*\(([EW][0-9A-Z][0-9]{4})\)|\(([EW][0-9A-Z][0-9]{4})\):|^\s*([EW][0-9A-Z][0-9]{4})\s{2,}\S|detail:([EW][0-9A-Z][0-9]{4})\b|(?:error code(?: is)?\s?:?\s?|errorCode = |\bret = |\bret: ?|\bret=|\bresult = |\bCANN(?:GRAPH)? failure |ErrCode=|errno[:\[]|\) failed: )((?:10[07]|148|[23]00|207|50[07]|[135]61)[0-9]{3})\b";
+pub const SIGNATURE: &str = r"(?:\b|\\n)([EW][0-9A-Z][0-9]{4})(?::\s|:$|\[PID: \d+\]|:? (?:Inner Error|Internal error))|\b[A-Z][A-Za-z_/]*\(([EW][0-9A-Z][0-9]{4})\)|\(([EW][0-9A-Z][0-9]{4})\):|^\s*([EW][0-9A-Z][0-9]{4})\s{2,}\S|detail:([EW][0-9A-Z][0-9]{4})\b|(?:error code(?: is)?\s?:?\s?|errorCode = |\bret = |\bret: ?|\bret=|\bresult = |\bCANN(?:GRAPH)? failure |ErrCode=|errno[:\[]|\) failed ?: )((?:10[07]|148|[23]00|207|50[07]|[135]61)[0-9]{3})\b";
 
 /// Whether `code` is one this layer reads: a letter code (`EI0006`) or a
 /// six-digit return code in one of the ACL, runtime or aclnn ranges.
@@ -337,6 +337,7 @@ mod tests {
             // Ascend/samples' ACL apps (Ascend/samples#16) and CANN's start-up check.
             ("[ERROR]  acl set device 0 failed, errorCode = 507033", "507033"),
             ("        [Init][Version]init soc version failed, ret = 507008[FUNC:ReportInnerError]", "507008"),
+            ("Call aclInit(nullptr) failed : 507008 at file /work/PaddleCustomDevice/backends/npu/runtime/runtime.cc line 403", "507008"),
             // onnxruntime's CANN execution provider (cann_call.cc: `{lib} failure {code}: …`).
             (
                 "[E:onnxruntime:Default, cann_call.cc:139 CannCall] CANN failure 500001: ACL_ERROR_FAILURE ; NPU=0 ; hostname=ecs-b520 ; expr=aclopCompileAndExecute(",

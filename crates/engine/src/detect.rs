@@ -49,6 +49,12 @@ fn sample<'a>(seg: &Segment<'a>) -> Option<Segment<'a>> {
         .then(|| Segment::of_lines(seg.command.clone(), seg.command_line, seg.lines[..SAMPLE_LINES].to_vec()))
 }
 
+/// Whether `seg` holds something of `kind` by that kind's own content scorer,
+/// or is YAML where the kind is a config (its first or a later section).
+fn has_some_of(kind: InputKind, seg: &Segment<'_>) -> bool {
+    content_score(kind, seg) > 0 || (kind == InputKind::RollConfig && crate::parse::roll_config::yaml_shaped(seg))
+}
+
 /// How much `kind`'s own content scorer sees of its kind in `seg`, read as [`detect`] reads it.
 fn content_score(kind: InputKind, seg: &Segment<'_>) -> u8 {
     let score = crate::parse::parser(kind).score;
@@ -106,6 +112,15 @@ pub fn split_and_detect(seg: Segment<'_>) -> Vec<(Segment<'_>, Detection)> {
             // the list would go unread). Detection reads only the head, so a
             // segment of SAMPLE_LINES lines or more keeps its kind whatever
             // is added.
+            //
+            // Into a kind whose lines are not scanned for signatures (a `docker
+            // run`, command output) a weak block goes only if that kind's own
+            // detector sees something of it there: otherwise the error lines a
+            // user pastes after the command they ran would go unscanned
+            // (Paddle#72458: `aclInit … failed : 507008` after a `docker run`).
+            Some((_, pd)) if !strong && !pd.kind.scanned_for_signatures() && !has_some_of(pd.kind, &b) => {
+                out.push((b, d))
+            }
             Some((prev, _)) if !strong && prev.line_count() >= SAMPLE_LINES => prev.extend(b),
             Some((prev, pd)) if !strong => {
                 let mut joined = prev.clone();
@@ -124,9 +139,7 @@ pub fn split_and_detect(seg: Segment<'_>) -> Vec<(Segment<'_>, Detection)> {
             // like that one are not scanned for signatures (vllm-ascend#8186).
             Some((prev, pd))
                 if pd.kind == InputKind::Unrecognised
-                    && (d.kind.scanned_for_signatures()
-                        || content_score(d.kind, prev) > 0
-                        || (d.kind == InputKind::RollConfig && crate::parse::roll_config::yaml_shaped(prev))) =>
+                    && (d.kind.scanned_for_signatures() || has_some_of(d.kind, prev)) =>
             {
                 prev.extend(b);
                 *pd = d;
@@ -192,15 +205,26 @@ mod tests {
     }
 
     #[test]
+    fn error_lines_after_a_docker_run_are_scanned() {
+        // Paddle#72458: the command, a blank line, then what it printed.
+        let t = "docker run -itd --name x \\\n    --privileged \\\n    -v /usr/local/Ascend/driver:/usr/local/Ascend/driver \\\n    img:latest \\\nbash\n\npython -c \"import paddle_custom_device\nI0411 10:12:08.927596 650 init.cc:146] Try loading custom device libs\nCall aclInit(nullptr) failed : 507008 at file runtime.cc line 403\n";
+        let parts = split_and_detect(segment(t).remove(0));
+        let kinds: Vec<InputKind> = parts.iter().map(|(_, d)| d.kind).collect();
+        assert_eq!(kinds[0], InputKind::DockerRun);
+        assert!(kinds[1..].iter().all(|k| k.scanned_for_signatures()), "{kinds:?}");
+        assert_eq!(parts[1].0.lines[0].no, 7);
+    }
+
+    #[test]
     fn prose_around_a_version_list_stays_apart_from_it() {
         // sglang#28628: an issue body quotes the versions between paragraphs;
         // joined with them the list would fall below its detector's threshold.
         let t = "The container has an incompatible PyTorch / torch_npu combination:\n\n- `torch`: `2.12.0`\n- `torch_npu`: `2.8.0.post2`\n\nImporting `torch` triggers backend auto-loading.\n";
         let parts = split_and_detect(segment(t).remove(0));
         let kinds: Vec<InputKind> = parts.iter().map(|(_, d)| d.kind).collect();
-        // The paragraph after it joins the list only as long as the whole
-        // still reads as one (here: two rows of three lines).
-        assert_eq!(kinds, vec![InputKind::Unrecognised, InputKind::PipList]);
+        // The paragraph after it holds nothing of a version list: it stays
+        // apart too, and is scanned as text (a version list is not).
+        assert_eq!(kinds, vec![InputKind::Unrecognised, InputKind::PipList, InputKind::Unrecognised]);
         assert_eq!(parts[1].0.lines[0].no, 3);
         // A Markdown heading right above the list takes nothing from it.
         let parts = split_and_detect(segment("## 第一种版本\ntorch  2.3.1\ntorch-npu  2.2.0\n").remove(0));

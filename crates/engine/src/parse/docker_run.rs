@@ -39,7 +39,7 @@ pub const FACTS: &[FactDef] = &[
     FactDef::new("docker.npu_access", ValueType::Str, None, "how the container gets NPUs (Str: privileged, ascend-runtime (`ASCEND_VISIBLE_DEVICES`/`--runtime ascend`), devices, nvidia (`--gpus`, `--runtime nvidia` or a CUDA image, and no NPU device: a GPU container), none)"),
     FactDef::new("docker.privileged", ValueType::Bool, None, "the container runs `--privileged` (Bool true)"),
     FactDef::new("docker.missing_device", ValueType::Str, Some("device path"), "an NPU device the container needs but `docker run` does not map (Str); subject = the path (`/dev/davinci_manager`, `/dev/devmm_svm`, `/dev/hisi_hdc`, or `/dev/davinciN` when none is mapped)"),
-    FactDef::new("docker.missing_mount", ValueType::Str, Some("host path"), "a host driver path the container needs but `docker run` does not mount (Str); subject = the path (`/usr/local/Ascend/driver`, `/usr/local/dcmi`)"),
+    FactDef::new("docker.missing_mount", ValueType::Str, Some("host path"), "a host driver path the container needs but `docker run` does not mount (Str); subject = the path (`/usr/local/Ascend/driver`; a user's answer may name `/usr/local/Ascend/add-ons` or `/usr/local/dcmi`)"),
     FactDef::new("docker.volume", ValueType::Str, Some("container path"), "a `-v`/`--mount` bind; subject = the container path, value = the host path (Str)"),
     FactDef::new("docker.env", ValueType::Str, Some("variable"), "a `-e NAME=value` of `docker run`; subject = the name, value Str"),
     FactDef::new("docker.ulimit_nofile", ValueType::Int, None, "soft open-file limit from `--ulimit nofile=SOFT[:HARD]` (Int; -1/unlimited = i64::MAX)"),
@@ -238,8 +238,12 @@ const VALUE_OPTS: &[&str] = &[
 
 /// Management devices every non-privileged NPU container needs.
 const MANAGER_DEVICES: &[&str] = &["/dev/davinci_manager", "/dev/devmm_svm", "/dev/hisi_hdc"];
-/// Host driver paths the container needs mounted.
-const DRIVER_MOUNTS: &[&str] = &["/usr/local/Ascend/driver", "/usr/local/dcmi"];
+/// Host driver paths the container needs mounted. Only the driver: without
+/// `/usr/local/dcmi` the NPUs still work (the runtime loads the driver's
+/// `libascend_hal.so`); only npu-smi and other DCMI users in the container
+/// fail, with errors of their own that the rules read. MindIE's and
+/// lmdeploy's published `docker run` commands leave it out.
+const DRIVER_MOUNTS: &[&str] = &["/usr/local/Ascend/driver"];
 
 fn is_docker_run(words: &[&str]) -> Option<usize> {
     let mut i = 0;
@@ -658,6 +662,22 @@ mod tests {
     }
 
     #[test]
+    fn a_container_without_usr_local_dcmi_lacks_nothing() {
+        // MindIE's published command (privileged, no /dev/davinciN) and an
+        // lmdeploy user's (every device): neither mounts /usr/local/dcmi.
+        for t in [
+            "docker run -it -d --net=host --shm-size=1g \\\n    --privileged \\\n    --device=/dev/davinci_manager \\\n    --device=/dev/hisi_hdc \\\n    --device=/dev/devmm_svm \\\n    -v /usr/local/Ascend/driver:/usr/local/Ascend/driver:ro \\\n    mindie:1.0.0-800I-A2-py311-openeuler24.03-lts bash\n",
+            "docker run -it --device=/dev/davinci0 --device=/dev/davinci_manager --device=/dev/devmm_svm --device=/dev/hisi_hdc -v /usr/local/Ascend/driver:/usr/local/Ascend/driver openmmlab/lmdeploy:latest-a2\n",
+        ] {
+            let fs = facts(t);
+            assert!(get(&fs, "docker.missing_device").is_empty() && get(&fs, "docker.missing_mount").is_empty(), "{t}");
+        }
+        let fs = facts("docker run -it --device=/dev/davinci0 --device=/dev/davinci_manager --device=/dev/devmm_svm --device=/dev/hisi_hdc openmmlab/lmdeploy:latest-a2\n");
+        let mounts: Vec<_> = get(&fs, "docker.missing_mount").into_iter().map(|(s, _, _)| s.clone().unwrap()).collect();
+        assert_eq!(mounts, ["/usr/local/Ascend/driver"]);
+    }
+
+    #[test]
     fn prompt_form_and_missing_pieces() {
         let t = "$ sudo docker run -it --shm-size=16g \\\n  -e ASCEND_RT_VISIBLE_DEVICES=0,1 --device=/dev/davinci0 \\\n  -v /usr/local/Ascend:/usr/local/Ascend quay.io/ascend/roll:main-a3 bash\ndocker: Error response from daemon: error gathering device information while adding custom device \"/dev/davinci8\": no such file or directory.\n";
         let fs = facts(t);
@@ -667,7 +687,8 @@ mod tests {
             get(&fs, "docker.missing_device").into_iter().map(|(s, _, _)| s.clone().unwrap()).collect();
         assert_eq!(missing, vec!["/dev/davinci_manager", "/dev/devmm_svm", "/dev/hisi_hdc"]);
         let mounts: Vec<_> = get(&fs, "docker.missing_mount").into_iter().map(|(s, _, _)| s.clone().unwrap()).collect();
-        assert_eq!(mounts, vec!["/usr/local/dcmi"]);
+        // The driver is under the mounted /usr/local/Ascend; /usr/local/dcmi is not required.
+        assert!(mounts.is_empty(), "{mounts:?}");
         assert_eq!(get(&fs, "docker.env")[0].0.as_deref(), Some("ASCEND_RT_VISIBLE_DEVICES"));
         assert_eq!(get(&fs, "docker.env")[0].2, 2);
         assert_eq!(get(&fs, "docker.error")[0].2, 4);
