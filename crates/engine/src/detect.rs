@@ -98,7 +98,16 @@ pub fn split_and_detect(seg: Segment<'_>) -> Vec<(Segment<'_>, Detection)> {
         return vec![(seg, d)];
     }
     let node = seg.node.clone();
-    let blocks = seg.blocks();
+    // A block read as a `docker run` gives up the text around the command:
+    // it is scanned then, as the command is not.
+    let mut blocks = Vec::new();
+    for b in seg.blocks() {
+        if detect(&b).kind == InputKind::DockerRun {
+            blocks.extend(b.split_where(crate::parse::docker_run::command_boundaries()));
+        } else {
+            blocks.push(b);
+        }
+    }
     let mut out: Vec<(Segment<'_>, Detection)> = Vec::new();
     for b in blocks {
         let d = detect(&b);
@@ -213,6 +222,21 @@ mod tests {
         assert_eq!(kinds[0], InputKind::DockerRun);
         assert!(kinds[1..].iter().all(|k| k.scanned_for_signatures()), "{kinds:?}");
         assert_eq!(parts[1].0.lines[0].no, 7);
+    }
+
+    #[test]
+    fn the_text_around_a_docker_run_in_one_block_is_scanned() {
+        // A sentence naming the image, the command, then what it printed,
+        // with no blank line between (hiascend forum thread 0211205488976129953).
+        let t = "我使用的镜像是vllm-ascend v0.14.0rc1-310p的arm64版本,启动docker的指令是:\ndocker run -it -d --net=host \\\n--device /dev/davinci4 \\\n-v /usr/local/Ascend/driver:/usr/local/Ascend/driver:ro \\\nimg bash\ndocker: Error response from daemon: x.\nLoading safetensors checkpoint shards: 0% Completed\nRuntimeError: boom\n";
+        let parts = split_and_detect(segment(t).remove(0));
+        let got: Vec<(InputKind, u32)> = parts.iter().map(|(s, d)| (d.kind, s.lines[0].no)).collect();
+        assert_eq!(got.len(), 3, "{got:?}");
+        assert_eq!(got[1], (InputKind::DockerRun, 2));
+        // Docker's own error line stays with the command; the rest is apart and scanned.
+        assert_eq!(parts[1].0.lines.len(), 5);
+        assert!(got[0].0.scanned_for_signatures() && got[2].0.scanned_for_signatures(), "{got:?}");
+        assert_eq!(got[2].1, 7);
     }
 
     #[test]

@@ -313,6 +313,13 @@ impl<'a> Segment<'a> {
     /// when it is all whitespace once cleaned); each block keeps the
     /// command and the node.
     pub fn blocks(&self) -> Vec<Segment<'a>> {
+        self.split_where(|_| false)
+    }
+
+    /// Splits the segment like [`Segment::blocks`], and also before every
+    /// non-blank line for which `starts_block` (given the cleaned line, in
+    /// order) says a new block begins there.
+    pub fn split_where(&self, mut starts_block: impl FnMut(&str) -> bool) -> Vec<Segment<'a>> {
         let new = || Segment {
             command: self.command.clone(),
             command_line: self.command_line,
@@ -327,6 +334,9 @@ impl<'a> Segment<'a> {
                 if l.text.trim().is_empty() {
                     out.extend(cur.take());
                 } else {
+                    if starts_block(&l.text) {
+                        out.extend(cur.take());
+                    }
                     cur.get_or_insert_with(new).lines.push(l.clone());
                 }
             }
@@ -346,10 +356,15 @@ impl<'a> Segment<'a> {
             for (k, raw) in s.text.split('\n').enumerate() {
                 let no = s.first + k as u32;
                 let line = owned.as_mut().and_then(|it| it.next());
-                if clean(raw).trim().is_empty() {
+                let cleaned = clean(raw);
+                if cleaned.trim().is_empty() {
                     flush(&mut piece, &mut cur);
                     out.extend(cur.take());
                 } else {
+                    if starts_block(&cleaned) {
+                        flush(&mut piece, &mut cur);
+                        out.extend(cur.take());
+                    }
                     let c = cur.get_or_insert_with(new);
                     if let Some(l) = line {
                         c.lines.push(l.clone());

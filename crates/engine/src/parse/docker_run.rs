@@ -267,6 +267,42 @@ fn starts_run(t: &str) -> bool {
     ["docker run", "docker container run", "podman run", "nerdctl run", "isula run"].iter().any(|p| t.starts_with(p))
 }
 
+/// Where a block read as a `docker run` splits (for [`Segment::split_where`]):
+/// before the command when other text comes first (the sentence that
+/// introduces it), and after the command's last continuation line when other
+/// text follows (what it printed, the error the user asks about); Docker's
+/// own `docker: …` lines stay with the command, as does a second command
+/// right after the first. The text apart from the command is then scanned
+/// like any other, which a `docker run` is not.
+pub fn command_boundaries() -> impl FnMut(&str) -> bool {
+    #[derive(PartialEq)]
+    enum Part {
+        Nothing,
+        Command,
+        Other,
+    }
+    let mut part = Part::Nothing;
+    let mut continued = false;
+    move |line: &str| {
+        let t = line.trim();
+        if continued {
+            continued = t.ends_with('\\');
+            return false;
+        }
+        let (is_command, now) = if starts_run(t) {
+            continued = t.ends_with('\\');
+            (true, Part::Command)
+        } else if t.starts_with("docker: ") && part == Part::Command {
+            (true, Part::Command)
+        } else {
+            (false, Part::Other)
+        };
+        let split = part != Part::Nothing && (part == Part::Command) != is_command;
+        part = now;
+        split
+    }
+}
+
 /// How much `seg` looks like this input when no command named it (0–100):
 /// high only when the `docker run` command makes up most of the segment,
 /// so a log that merely contains one is still scanned as a log.
