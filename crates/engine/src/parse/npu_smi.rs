@@ -216,7 +216,11 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
     let mut header: Option<Line> = None;
     let mut in_procs = false;
     let mut elided = false;
-    let mut table_closed = false;
+    // Borders after the header row, and whether the process table began: an
+    // empty device table counts only when complete. The header's own bottom
+    // border alone is where a paste cut after the header ends.
+    let mut borders_after_header = 0u32;
+    let mut procs_seen = false;
     let mut split_name = false;
     let mut devs: Vec<Dev> = Vec::new();
     // (npu, chip, pid, name, mem MB, line)
@@ -253,12 +257,13 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
         }
         if t.starts_with('+') {
             if header.is_some() {
-                table_closed = true;
+                borders_after_header += 1;
             }
             continue;
         }
         if no_proc_re().is_match(t) {
             in_procs = true;
+            procs_seen = true;
             continue;
         }
         if let Some(cs) = cells(t) {
@@ -296,6 +301,7 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
             }
             if first.starts_with("NPU") && cs.iter().any(|c| c.starts_with("Process id")) {
                 in_procs = true;
+                procs_seen = true;
                 continue;
             }
             if first.starts_with("Chip") {
@@ -427,6 +433,7 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
             devs.len() as i64
         };
         // An empty table counts only when it is complete (not cut after the header).
+        let table_closed = borders_after_header >= 2 || procs_seen;
         if count > 0 || (!elided && table_closed) {
             sink.push("npu.count", None, FactValue::Int(count), h);
         }
@@ -623,6 +630,9 @@ $ npu-smi info
     #[test]
     fn truncated_tables_do_not_claim_zero_devices() {
         let fs = facts("$ npu-smi info\n| NPU   Name                | Health        | Power(W) |\n");
+        assert!(get(&fs, "npu.count", None).is_empty());
+        // Cut after the header's own bottom border (gpustack#3296 as stored).
+        let fs = facts("$ npu-smi info\n| NPU     Name      | Health    | Power(W) |\n| Chip    Device    | Bus-Id    | AICore(%) |\n+===========+===========+===========+\n");
         assert!(get(&fs, "npu.count", None).is_empty());
         let fs = facts("$ npu-smi info\n| NPU   Name | Health | Power(W) |\n| Chip | Bus-Id | AICore(%) |\n+=====+\n| NPU     Chip              | Process id    | Process name |\n");
         assert_eq!(get(&fs, "npu.count", None), vec![&FactValue::Int(0)]);
