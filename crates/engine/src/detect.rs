@@ -102,15 +102,19 @@ pub fn split_and_detect(seg: Segment<'_>) -> Vec<(Segment<'_>, Detection)> {
     // it is scanned then, as the command is not.
     let mut blocks = Vec::new();
     for b in seg.blocks() {
-        if detect(&b).kind == InputKind::DockerRun {
-            blocks.extend(b.split_where(crate::parse::docker_run::command_boundaries()));
+        let d = detect(&b);
+        if d.kind == InputKind::DockerRun {
+            let parts = b.split_where(crate::parse::docker_run::command_boundaries());
+            blocks.extend(parts.into_iter().map(|p| {
+                let d = detect(&p);
+                (p, d)
+            }));
         } else {
-            blocks.push(b);
+            blocks.push((b, d));
         }
     }
     let mut out: Vec<(Segment<'_>, Detection)> = Vec::new();
-    for b in blocks {
-        let d = detect(&b);
+    for (b, d) in blocks {
         let strong = d.kind != InputKind::Unrecognised && d.confidence >= 70;
         match out.last_mut() {
             Some((prev, pd)) if pd.kind == d.kind || (pd.kind == InputKind::Unrecognised && !strong) => prev.extend(b),

@@ -275,13 +275,8 @@ fn starts_run(t: &str) -> bool {
 /// right after the first. The text apart from the command is then scanned
 /// like any other, which a `docker run` is not.
 pub fn command_boundaries() -> impl FnMut(&str) -> bool {
-    #[derive(PartialEq)]
-    enum Part {
-        Nothing,
-        Command,
-        Other,
-    }
-    let mut part = Part::Nothing;
+    // Whether the previous line was the command's (none before the first line).
+    let mut in_command: Option<bool> = None;
     let mut continued = false;
     move |line: &str| {
         let t = line.trim();
@@ -289,17 +284,13 @@ pub fn command_boundaries() -> impl FnMut(&str) -> bool {
             continued = t.ends_with('\\');
             return false;
         }
-        let (is_command, now) = if starts_run(t) {
+        let is_command = if starts_run(t) {
             continued = t.ends_with('\\');
-            (true, Part::Command)
-        } else if t.starts_with("docker: ") && part == Part::Command {
-            (true, Part::Command)
+            true
         } else {
-            (false, Part::Other)
+            t.starts_with("docker: ") && in_command == Some(true)
         };
-        let split = part != Part::Nothing && (part == Part::Command) != is_command;
-        part = now;
-        split
+        in_command.replace(is_command).is_some_and(|was| was != is_command)
     }
 }
 
