@@ -65,7 +65,7 @@ pub const FACTS: &[FactDef] = &[FactDef::new(
 /// (one group per shape; the set ignores the groups). A code may follow a
 /// literal `\n`: the error text of a log embedded in a JSON string (an HTTP
 /// 500 body from an inference server).
-pub const SIGNATURE: &str = r"(?:\b|\\n)([EW][0-9A-Z][0-9]{4})(?::\s|:$|\[PID: \d+\]|:? (?:Inner Error|Internal error))|\b[A-Z][A-Za-z_/]*\(([EW][0-9A-Z][0-9]{4})\)|\(([EW][0-9A-Z][0-9]{4})\):|^\s*([EW][0-9A-Z][0-9]{4})\s{2,}\S|detail:([EW][0-9A-Z][0-9]{4})\b|(?:[Ee]rror [Cc]ode(?: is)?(?:\*\*)?\s?:?\s?|errorCode = |\bret = |\bret: ?|\bret=|\bresult = |\bCANN(?:GRAPH)? failure |ErrCode=|errno[:\[]|\) failed ?: )((?:10[07]|148|[23]00|207|50[07]|[135]61)[0-9]{3})\b";
+pub const SIGNATURE: &str = r"(?:\b|\\n)([EW][0-9A-Z][0-9]{4})(?::\s|:$|\[PID: \d+\]|:? (?:Inner Error|Internal error))|\b[A-Z][A-Za-z_/]*\(([EW][0-9A-Z][0-9]{4})\)|\(([EW][0-9A-Z][0-9]{4})\):|^\s*([EW][0-9A-Z][0-9]{4})\s{2,}\S|(?:detail:|module_name=)([EW][0-9A-Z][0-9]{4})\b|(?:[Ee]rror [Cc]ode(?: is)?(?:\*\*)?\s?:?\s?|errorCode = |\bret = |\bret: ?|\bret=|\bresult = |\bCANN(?:GRAPH)? failure |ErrCode=|errno[:\[]|\) failed ?: )((?:10[07]|148|[23]00|207|50[07]|[135]61)[0-9]{3})\b";
 
 /// Whether `code` is one this layer reads: a letter code (`EI0006`) or a
 /// six-digit return code in one of the ACL, runtime or aclnn ranges.
@@ -345,6 +345,8 @@ mod tests {
             ),
             // MindSpore's stream manager (modelbox-ai/modelbox#357).
             ("Create stream failed, ret:207000", "207000"),
+            // The runtime's report of the module a device fault came from (device.cc).
+            ("[ERROR] RUNTIME(78,python):2024-03-11-02:22:34.958.809 [device.cc:227]78 Init:report error module_type=0, module_name=EE9999", "EE9999"),
             // Typed by a reporter, capitalised and in Markdown bold (ggml-org/llama.cpp#15330).
             ("**Error code**: 507035. ", "507035"),
             ("Error Code: 507033", "507033"),
