@@ -12,6 +12,7 @@ use crate::model::{
 };
 use roll_doctor_engine::catalogue::rule_files;
 use roll_doctor_engine::diagnose::{self, Collected, Evaluation};
+use roll_doctor_engine::rules::example_codes::codes_in;
 use roll_doctor_engine::share::{self, ShareError};
 use roll_doctor_engine::{catalogue, kb, render, Catalogue, Input, InputKind, KindOverride, Lang, Report, Session};
 use std::collections::HashMap;
@@ -52,19 +53,6 @@ pub struct Host {
 
 fn mapping_kind<T: serde::Serialize>(kind: &T) -> String {
     serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
-}
-
-/// Words in `s` that look like error codes: `EI0006`, `EJ0001`, `ERR02200`, `507033`.
-fn codes_in(s: &str, out: &mut Vec<String>) {
-    for w in s.split(|c: char| !c.is_ascii_alphanumeric()) {
-        let digits = w.bytes().filter(u8::is_ascii_digit).count();
-        let upper = w.bytes().any(|b| b.is_ascii_uppercase());
-        let lower = w.bytes().any(|b| b.is_ascii_lowercase());
-        let code = (5..=10).contains(&w.len()) && digits >= 3 && !lower && (upper || w.len() == 6);
-        if code && !out.iter().any(|c| c == w) {
-            out.push(w.to_string());
-        }
-    }
 }
 
 /// Whether a dropped rule file is an ascend-fd knowledge base (JSON) rather than rule YAML.
@@ -141,8 +129,10 @@ impl Host {
             .map(|r| {
                 let mut codes = r.codes.clone();
                 codes_in(&r.title.en, &mut codes);
-                for ex in &r.examples.matches {
-                    codes_in(ex, &mut codes);
+                for c in &r.example_codes {
+                    if !codes.contains(c) {
+                        codes.push(c.clone());
+                    }
                 }
                 let search = [r.id.as_str(), &r.title.en, &r.title.zh, &r.summary.en, &r.summary.zh, &codes.join(" ")]
                     .join(" ")

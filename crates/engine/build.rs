@@ -9,12 +9,18 @@
 //! JSON the rule schema is read from: startup then reads JSON instead of
 //! parsing YAML (about half of loading the catalogue in wasm). A rule file
 //! that is not valid YAML fails the build, naming its file, line and column.
+//! Left out of the JSON: the rules' sources and examples (the examples'
+//! error codes are kept, for the symptom search) and the code table's
+//! sources; tests read those from the YAML.
 
 use std::path::{Path, PathBuf};
 
 #[allow(dead_code)]
 #[path = "src/yaml.rs"]
 mod yaml;
+
+#[path = "src/rules/example_codes.rs"]
+mod example_codes;
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
@@ -51,6 +57,18 @@ fn main() {
                     // time shows it, and it is a tenth of the rules' bytes.
                     if let Some(rule) = value.as_object_mut() {
                         rule.remove("sources");
+                        // The examples are test data (tests read them from the
+                        // YAML), a quarter of the rules' bytes; the symptom search
+                        // needs only the codes they name.
+                        let mut codes = Vec::new();
+                        let matches = rule.get("examples").and_then(|e| e.get("match")).and_then(|m| m.as_array());
+                        for ex in matches.into_iter().flatten().filter_map(|e| e.as_str()) {
+                            example_codes::codes_in(ex, &mut codes);
+                        }
+                        rule.remove("examples");
+                        if !codes.is_empty() {
+                            rule.insert("example_codes".into(), codes.into());
+                        }
                     }
                     serde_json::to_string(&value).expect("JSON")
                 }

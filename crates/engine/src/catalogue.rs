@@ -241,10 +241,15 @@ mod tests {
             crate::pattern::compile(p).unwrap_or_else(|e| panic!("{p}: {e}"));
         }
         crate::pattern::compile_set(&cat.signatures.patterns).expect("the embedded set compiles");
-        // A copy of the embedded files is not the embedded set: it loads
-        // through the checking path, which compiles every signature and
-        // `matches:` pattern at once and reports what fails.
-        let copy: Vec<(&str, &str)> = super::rule_files().to_vec();
+        // The rule files as written (the YAML on disk) are not the embedded
+        // set: they load through the checking path, which compiles every
+        // signature and `matches:` pattern at once and reports what fails.
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rules");
+        let texts: Vec<(&str, String)> = super::rule_files()
+            .iter()
+            .map(|(f, _)| (*f, std::fs::read_to_string(root.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"))))
+            .collect();
+        let copy: Vec<(&str, &str)> = texts.iter().map(|(f, t)| (*f, t.as_str())).collect();
         let checked = super::Catalogue::load_with(&copy, &[]);
         assert!(checked.errors.is_empty(), "{:?}", checked.errors);
         assert_eq!(checked.rules.len(), cat.rules.len());
@@ -261,5 +266,39 @@ mod tests {
             assert!(parsed.rule.sources.iter().any(|s| !s.trim().is_empty()), "{file}: no sources");
             assert!(super::catalogue().rule(&parsed.rule.id).is_some_and(|r| r.sources.is_empty()), "{file}");
         }
+    }
+
+    /// The build leaves the examples out too, keeping the error codes they
+    /// name for the symptom search: the same codes the YAML's examples give,
+    /// and otherwise the same rule.
+    #[test]
+    fn embedded_rules_are_the_yaml_without_examples() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rules");
+        let mut with_codes = 0;
+        for (file, _) in super::rule_files() {
+            let text = std::fs::read_to_string(root.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+            let mut written = crate::rules::parse_rule_tree(file, &text).unwrap_or_else(|e| panic!("{e:?}")).rule;
+            let embedded = super::catalogue().rule(&written.id).unwrap_or_else(|| panic!("{file}")).clone();
+            assert!(!written.examples.matches.is_empty(), "{file}");
+            assert_eq!(embedded.examples, crate::rules::Examples::default(), "{file}");
+            with_codes += usize::from(!written.example_codes.is_empty());
+            written.examples = Default::default();
+            written.sources.clear();
+            assert_eq!(embedded, written, "{file}");
+        }
+        assert!(with_codes > 10, "only {with_codes} rules name a code in their examples");
+    }
+
+    #[test]
+    fn a_rule_file_must_have_examples_and_may_not_write_their_codes() {
+        let base = "id: x\nseverity: error\narea: other\ntitle: {en: T, zh: 标题}\nsummary: {en: S, zh: 说明}\nwhen: {signature: 'boom'}\nfixes:\n  - title: {en: F, zh: 修复}\n    commands: ['true']\n";
+        let e = crate::rules::parse_rule_tree("x.yaml", base).err().expect("no examples");
+        assert!(e.message.contains("examples"), "{e:?}");
+        let written = format!("{base}examples: {{match: [boom], no_match: [y]}}\nexample_codes: [EI0006]\n");
+        let e = crate::rules::parse_rule_tree("x.yaml", &written).err().expect("example_codes written");
+        assert!(e.message.contains("example_codes"), "{e:?}");
+        let ok = format!("{base}examples: {{match: ['EI0006: boom'], no_match: [y]}}\n");
+        let rule = crate::rules::parse_rule_tree("x.yaml", &ok).expect("loads").rule;
+        assert_eq!(rule.example_codes, ["EI0006"]);
     }
 }

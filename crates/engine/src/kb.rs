@@ -193,7 +193,8 @@ pub fn load(json: &str) -> Result<KnowledgeBase, KbError> {
             codes: Vec::new(),
             steps: Vec::new(),
             fixes: suggestions,
-            examples: Examples { matches: Vec::new(), no_match: Vec::new() },
+            examples: Examples::default(),
+            example_codes: Vec::new(),
             sources: vec![format!("{ATTRIBUTION} {code}")],
             origin: Some(ATTRIBUTION.to_string()),
         });

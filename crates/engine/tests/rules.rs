@@ -3,8 +3,22 @@
 
 use roll_doctor_engine::catalogue::{rule_files, Catalogue};
 
+use roll_doctor_engine::rules::{parse_rule, Rule};
 use roll_doctor_engine::{catalogue, diagnose, Text};
 use std::collections::HashSet;
+
+/// The rule files as written. The embedded rules carry no examples
+/// (build.rs leaves them out), so the tests of the examples read the YAML.
+fn written_rules() -> Vec<Rule> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rules");
+    rule_files()
+        .iter()
+        .map(|(file, _)| {
+            let text = std::fs::read_to_string(root.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+            parse_rule(file, &text).unwrap_or_else(|e| panic!("{e}"))
+        })
+        .collect()
+}
 
 fn is_kebab(id: &str) -> bool {
     !id.is_empty()
@@ -57,7 +71,7 @@ fn every_text_is_bilingual() {
 
 #[test]
 fn every_rule_has_a_next_step_or_fix_and_examples() {
-    for r in &catalogue().rules {
+    for r in &written_rules() {
         assert!(!r.steps.is_empty() || !r.fixes.is_empty(), "{}: needs a step or a fix", r.id);
         assert!(!r.fixes.is_empty(), "{}: needs at least one fix", r.id);
         for f in &r.fixes {
@@ -83,7 +97,7 @@ fn outranked_ids_exist() {
 #[test]
 fn examples_match_and_no_match() {
     let mut failures = Vec::new();
-    for r in &catalogue().rules {
+    for r in &written_rules() {
         for ex in &r.examples.matches {
             let rep = diagnose(ex);
             if !rep.findings.iter().any(|f| f.id == r.id) {

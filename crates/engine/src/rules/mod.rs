@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 pub(crate) mod compile;
 pub(crate) mod eval;
+pub mod example_codes;
 
 pub(crate) use compile::compile_rule;
 
@@ -93,8 +94,9 @@ pub struct Fix {
     pub yaml: Option<String>,
 }
 
-/// Embedded examples, run by the rule-validation test.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A rule file's examples, run by the rule-validation test (over the YAML:
+/// the embedded rules leave them out, see [`Rule::example_codes`]).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Examples {
     /// Pastes on which the rule must fire.
@@ -260,8 +262,15 @@ pub struct Rule {
     /// Fixes.
     #[serde(default)]
     pub fixes: Vec<Fix>,
-    /// Examples for the validation test.
+    /// Examples for the validation test. Every rule file has them; the
+    /// embedded rules do not carry them (build.rs leaves them out).
+    #[serde(default)]
     pub examples: Examples,
+    /// The error codes the `match` examples name, for the symptom search
+    /// ([`example_codes::codes_in`]): build.rs fills it for the embedded
+    /// rules, the loader for a rule file, which may not write it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub example_codes: Vec<String>,
     /// Where the knowledge comes from (doc names, issue numbers).
     #[serde(default)]
     pub sources: Vec<String>,
@@ -359,12 +368,29 @@ pub(crate) fn parse_rule_tree(file: &str, src: &str) -> Result<Parsed, RuleError
     let tree = yaml::parse(src)
         .map_err(|e| err(Some(e.line), format!("column {}: {}", e.col, e.message)))?
         .ok_or_else(|| err(None, "empty file".into()))?;
+    let json = yaml::to_json(&tree);
+    // Only the embedded rules, which build.rs made, go without examples and
+    // come with their codes.
+    let has = |key: &str| json.as_object().is_some_and(|o| o.contains_key(key));
+    let (has_examples, writes_codes) = (has("examples"), has("example_codes"));
     // serde_path_to_error names the field (`steps[2].expect.en`) so a rule
     // author knows where to look.
-    let mut rule: Rule = serde_path_to_error::deserialize(yaml::to_json(&tree)).map_err(|e| {
+    let mut rule: Rule = serde_path_to_error::deserialize(json).map_err(|e| {
         let path = e.path().to_string();
         err(line_of(&tree, &path), format!("{path}: {}", e.inner()))
     })?;
+    if !has_examples {
+        return Err(err(Some(tree.line), "missing field `examples`".into()));
+    }
+    if writes_codes {
+        return Err(err(
+            line_of(&tree, "example_codes"),
+            "example_codes: filled from the examples when the file loads; a rule file does not write it".into(),
+        ));
+    }
+    for ex in &rule.examples.matches {
+        example_codes::codes_in(ex, &mut rule.example_codes);
+    }
     rule.tidy();
     Ok(Parsed { rule, tree })
 }
