@@ -231,6 +231,12 @@ pub fn catalogue() -> &'static Catalogue {
 
 #[cfg(test)]
 mod tests {
+    /// The rule file `file` (as `rule_files` names it) as written, from `rules/`.
+    fn written(file: &str) -> String {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rules");
+        std::fs::read_to_string(root.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
+    }
+
     /// The embedded catalogue skips compiling each signature alone at
     /// startup, and builds their set lazily: both are checked here.
     #[test]
@@ -244,11 +250,7 @@ mod tests {
         // The rule files as written (the YAML on disk) are not the embedded
         // set: they load through the checking path, which compiles every
         // signature and `matches:` pattern at once and reports what fails.
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rules");
-        let texts: Vec<(&str, String)> = super::rule_files()
-            .iter()
-            .map(|(f, _)| (*f, std::fs::read_to_string(root.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"))))
-            .collect();
+        let texts: Vec<(&str, String)> = super::rule_files().iter().map(|(f, _)| (*f, written(f))).collect();
         let copy: Vec<(&str, &str)> = texts.iter().map(|(f, t)| (*f, t.as_str())).collect();
         let checked = super::Catalogue::load_with(&copy, &[]);
         assert!(checked.errors.is_empty(), "{:?}", checked.errors);
@@ -259,10 +261,8 @@ mod tests {
     /// (nothing at run time shows them); the YAML on disk must keep them.
     #[test]
     fn every_rule_file_names_its_sources() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rules");
         for (file, _) in super::rule_files() {
-            let text = std::fs::read_to_string(root.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
-            let parsed = crate::rules::parse_rule_tree(file, &text).unwrap_or_else(|e| panic!("{e:?}"));
+            let parsed = crate::rules::parse_rule_tree(file, &written(file)).unwrap_or_else(|e| panic!("{e:?}"));
             assert!(parsed.rule.sources.iter().any(|s| !s.trim().is_empty()), "{file}: no sources");
             assert!(super::catalogue().rule(&parsed.rule.id).is_some_and(|r| r.sources.is_empty()), "{file}");
         }
@@ -273,18 +273,16 @@ mod tests {
     /// and otherwise the same rule.
     #[test]
     fn embedded_rules_are_the_yaml_without_examples() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rules");
         let mut with_codes = 0;
         for (file, _) in super::rule_files() {
-            let text = std::fs::read_to_string(root.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
-            let mut written = crate::rules::parse_rule_tree(file, &text).unwrap_or_else(|e| panic!("{e:?}")).rule;
-            let embedded = super::catalogue().rule(&written.id).unwrap_or_else(|| panic!("{file}")).clone();
-            assert!(!written.examples.matches.is_empty(), "{file}");
+            let mut rule = crate::rules::parse_rule_tree(file, &written(file)).unwrap_or_else(|e| panic!("{e:?}")).rule;
+            let embedded = super::catalogue().rule(&rule.id).unwrap_or_else(|| panic!("{file}")).clone();
+            assert!(!rule.examples.matches.is_empty(), "{file}");
             assert_eq!(embedded.examples, crate::rules::Examples::default(), "{file}");
-            with_codes += usize::from(!written.example_codes.is_empty());
-            written.examples = Default::default();
-            written.sources.clear();
-            assert_eq!(embedded, written, "{file}");
+            with_codes += usize::from(!rule.example_codes.is_empty());
+            rule.examples = Default::default();
+            rule.sources.clear();
+            assert_eq!(embedded, rule, "{file}");
         }
         assert!(with_codes > 10, "only {with_codes} rules name a code in their examples");
     }
