@@ -26,7 +26,8 @@
 //! `npu.hbm_used_mb`, `npu.hbm_total_mb`, `npu.hbm_usage_pct`,
 //! `npu.process`, `npu.process_mem_mb`; for the node: `npu.count` (devices
 //! listed; with `...` elisions, the highest id + 1), `npu.platform`,
-//! `npu.smi_error` (`dcmi module initialize failed. ret is -8005`, …).
+//! `npu.smi_error` (`dcmi module initialize failed. ret is -8005`, …),
+//! `npu.driver_version` (the banner's `Version:`, the driver's release).
 //!
 //! ```
 //! let r = roll_doctor_engine::diagnose(
@@ -55,6 +56,7 @@ pub const FACTS: &[FactDef] = &[
     FactDef::new("npu.process_mem_mb", ValueType::Int, Some("device id"), "memory a process of the process table holds on the device, MB (Int); subject = device id"),
     FactDef::new("npu.platform", ValueType::Str, None, "node type from the table layout and chip names (Str: A2, A3, 310P, 310B, 950 or unknown)"),
     FactDef::new("npu.smi_error", ValueType::Str, None, "npu-smi failed instead of printing the table (Str: the ret code such as -8005 / -8020, or `command not found`)"),
+    FactDef::new("npu.driver_version", ValueType::Str, None, "driver release as the `Version:` of npu-smi's banner (Str; may stop before the patch level driver/version.info gives: 24.1.rc2 beside 24.1.rc2.2, so it is compared only with itself)"),
 ];
 
 /// How strongly a command names this kind.
@@ -82,6 +84,13 @@ fn pair_re() -> &'static Regex {
 fn ret_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     re(&RE, r"(?i)dcmi\s+mod[0-9A-Za-z_]*\s+initiali[sz][0-9A-Za-z_]*\s+failed.*?ret\s+is\s+(-?[0-9]+)")
+}
+
+/// The banner: npu-smi's own release, then the driver's after `Version:`
+/// (they differ when npu-smi comes from another driver package).
+fn banner_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    re(&RE, r"^\|?\s*npu-smi\s+[0-9][0-9A-Za-z.]*\s+Version:\s*([0-9][0-9A-Za-z.]*)")
 }
 
 fn id_arg_re() -> &'static Regex {
@@ -253,6 +262,10 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
         }
         if t.contains("npu-smi: command not found") || t.contains("npu-smi command not found") {
             sink.push("npu.smi_error", None, FactValue::Str("command not found".into()), line);
+            continue;
+        }
+        if let Some(c) = banner_re().captures(t) {
+            sink.push("npu.driver_version", None, FactValue::Str(c[1].to_string()), line);
             continue;
         }
         if t.starts_with('+') {
@@ -507,6 +520,23 @@ mod tests {
         assert!(get(&fs, "npu.process_mem_mb", Some("0")).is_empty());
         let hbm = fs.iter().find(|f| f.name == "npu.hbm_used_mb").unwrap();
         assert_eq!(hbm.line(), 9);
+    }
+
+    #[test]
+    fn the_banner_gives_the_driver_release() {
+        // The tool's own release comes first; the driver's follows `Version:`
+        // and is the one reported (they differ in a real paste of 23.0.rc2.2
+        // and 23.0.rc3.3).
+        let t = "$ npu-smi info
++------------------------------------------------------------------------------------------------+
+| npu-smi 23.0.rc2.2               Version: 23.0.rc3.3                                           |
++---------------------------+---------------+----------------------------------------------------+
+| NPU   Name                | Health        | Power(W)    Temp(C)           Hugepages-Usage(page)|
+";
+        let fs = facts(t);
+        assert_eq!(get(&fs, "npu.driver_version", None), vec![&FactValue::Str("23.0.rc3.3".into())]);
+        // A banner without the driver's part gives nothing.
+        assert!(get(&facts("$ npu-smi info\n| npu-smi 23.0.5 |\n"), "npu.driver_version", None).is_empty());
     }
 
     #[test]
