@@ -785,7 +785,10 @@ async function main() {
       for (const name of ['kg-config.json', 'other.json']) {
         await page.locator(`[data-rule-file="${name}"] button[data-action="remove-rule-file"]`).click();
       }
-      await page.waitForFunction(() => !document.querySelector('[data-rule-id="kb:E2E_GIZMO"]'), null, { timeout: WAIT }).catch(() => {});
+      // Each removal re-diagnoses: wait for the last one's report (no knowledge-base status
+      // left), not only the first one's (its finding gone), or a slow machine races them.
+      await page.waitForFunction(() => !document.querySelector('[data-rule-id="kb:E2E_GIZMO"]') && !document.querySelector('[data-kb-status]'),
+        null, { timeout: WAIT }).catch(() => {});
       check('removing the knowledge base removes its findings', await kbFinding.count() === 0 && await page.locator('[data-kb-status]').count() === 0);
 
       // "new rule from this line" on an unexplained line
