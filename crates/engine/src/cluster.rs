@@ -64,6 +64,15 @@ const COLUMNS: &[Column] = &[
     Column { id: "ulimit", title: ("ulimit -n", "ulimit -n"), fact: "ulimit.nofile", subject: None, show: first },
     Column { id: "cann", title: ("CANN", "CANN"), fact: "stack.cann_version", subject: None, show: first },
     Column { id: "driver", title: ("Driver", "驱动"), fact: "stack.driver_version", subject: None, show: first },
+    // npu-smi's banner names the driver apart from driver/version.info (it may stop before the
+    // patch level), as the rule compares it: a column of its own.
+    Column {
+        id: "smi-driver",
+        title: ("Driver (npu-smi)", "驱动（npu-smi）"),
+        fact: "npu.driver_version",
+        subject: None,
+        show: first,
+    },
     Column {
         id: "torch-npu",
         title: ("torch-npu", "torch-npu"),
