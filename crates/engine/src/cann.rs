@@ -31,6 +31,7 @@
 //! launch failed for Cast, errno:561000.
 //! rtDeviceSynchronizeWithTimeout:ErrCode=507015, desc=[aicore exception]
 //! ACL ERROR: api=aclrtMallocHost, code=107002, caller=MakeBuffer,aclrt_device.cc:106.
+//! … DumpTaskExceptionInfo] Task fail infos task_id: 2, …, retcode: 507011 ( model execute failed)
 //! [ERROR]  acl set device 0 failed, errorCode = 507033
 //! [Init][Version]init soc version failed, ret = 507008
 //! Create stream failed, ret:207000
@@ -66,7 +67,7 @@ pub const FACTS: &[FactDef] = &[FactDef::new(
 /// (one group per shape; the set ignores the groups). A code may follow a
 /// literal `\n`: the error text of a log embedded in a JSON string (an HTTP
 /// 500 body from an inference server).
-pub const SIGNATURE: &str = r"(?:\b|\\n)([EW][0-9A-Z][0-9]{4})(?::\s|:$|\[PID: \d+\]|:? (?:Inner Error|Internal error))|\b[A-Z][A-Za-z_/]*\(([EW][0-9A-Z][0-9]{4})\)|\(([EW][0-9A-Z][0-9]{4})\):|^\s*([EW][0-9A-Z][0-9]{4})\s{2,}\S|(?:detail:|module_name=)([EW][0-9A-Z][0-9]{4})\b|(?:[Ee]rror [Cc]ode(?: is)?(?:\*\*)?\s?:?\s?|errorCode = |\bret = |\bret: ?|\bret=|\bresult = |\bCANN(?:GRAPH)? failure |ErrCode=|errno[:\[]|\) failed ?: |\bacl[A-Za-z]+, code=)((?:10[07]|148|[23]00|207|50[07]|[135]61)[0-9]{3})\b";
+pub const SIGNATURE: &str = r"(?:\b|\\n)([EW][0-9A-Z][0-9]{4})(?::\s|:$|\[PID: \d+\]|:? (?:Inner Error|Internal error))|\b[A-Z][A-Za-z_/]*\(([EW][0-9A-Z][0-9]{4})\)|\(([EW][0-9A-Z][0-9]{4})\):|^\s*([EW][0-9A-Z][0-9]{4})\s{2,}\S|(?:detail:|module_name=)([EW][0-9A-Z][0-9]{4})\b|(?:[Ee]rror [Cc]ode(?: is)?(?:\*\*)?\s?:?\s?|errorCode = |\bret = |\bret: ?|\bret=|\bresult = |\bCANN(?:GRAPH)? failure |ErrCode=|errno[:\[]|\) failed ?: |\bacl[A-Za-z]+, code=|\bretcode: ?)((?:10[07]|148|[23]00|207|50[07]|[135]61)[0-9]{3})\b";
 
 /// Whether `code` is one this layer reads: a letter code (`EI0006`) or a
 /// six-digit return code in one of the ACL, runtime or aclnn ranges.
@@ -335,6 +336,8 @@ mod tests {
             ("[NNOP][NnopbaseOpLogE][1851] errno[161001] OpName:[HcPre_0]", "161001"),
             ("rtDeviceSynchronizeWithTimeout:ErrCode=507015, desc=[aicore exception]", "507015"),
             ("rtMemcpy:ErrCode=107030, desc=[x]", "107030"),
+            // MindSpore's task-failure dump (mindocr#615).
+            ("[ERROR] DEVICE(2420702,fffe06ffd1e0,python):2023-11-20-15:34:32.886.561 [mindspore/ccsrc/plugin/device/ascend/hal/device/ascend_kernel_runtime.cc:761] DumpTaskExceptionInfo] Task fail infos task_id: 2, stream_id: 45, tid: 2420702, device_id: 0, retcode: 507011 ( model execute failed)", "507011"),
             // A C++ store's own ACL wrapper (unified-cache-management#143).
             ("[UCMNFSSTORE] [E] ACL ERROR: api=aclrtMallocHost, code=107002, caller=MakeBuffer,aclrt_device.cc:106.", "107002"),
             // Ascend/samples' ACL apps (Ascend/samples#16) and CANN's start-up check.
