@@ -165,19 +165,30 @@ impl SignatureSet {
     pub fn scan(&self, lines: &[Line], out: &mut Vec<Hit>) {
         let wrap = wrap_width(lines);
         let rows: Vec<(u32, &str)> = lines.iter().map(|l| (l.no, l.text.as_str())).collect();
-        self.scan_rows(&rows, wrap, &mut |no, _, sigs| {
+        self.scan_rows(&rows, wrap, false, &mut |no, _, sigs| {
             out.extend(sigs.iter().map(|&s| Hit { signature: s, line: no }))
         });
     }
 
-    /// Line by line over `rows` (`(number, cleaned text)`), wrap joins included.
-    fn scan_rows(&self, rows: &[(u32, &str)], wrap: Option<usize>, f: &mut dyn FnMut(u32, &str, &[usize])) {
-        let mut joined = String::new();
-        let mut sigs = Vec::new();
+    /// Line by line over `rows` (`(number, cleaned text)`), wrap joins
+    /// included. With `by_finder`, a line's matches are the patterns the
+    /// finder finds a factor of in it that then match alone, as in
+    /// [`SignatureSet::scan_segment`]; without, the set of all patterns
+    /// (the reference).
+    fn scan_rows(
+        &self,
+        rows: &[(u32, &str)],
+        wrap: Option<usize>,
+        by_finder: bool,
+        f: &mut dyn FnMut(u32, &str, &[usize]),
+    ) {
+        let mut m = LineMatcher { set: self, finder: self.finder.as_ref().filter(|_| by_finder), low: Vec::new() };
+        let (mut joined, mut sigs, mut own, mut theirs, mut both) =
+            (String::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for (i, &(no, text)) in rows.iter().enumerate() {
             sigs.clear();
-            if self.set().is_match(text.as_bytes()) && !is_typed_command(text) {
-                sigs.extend(self.set().matches(text.as_bytes()).iter());
+            if !is_typed_command(text) {
+                m.matches(text, &mut sigs);
             }
             if let (Some(w), Some(&(_, next))) = (wrap, rows.get(i + 1)) {
                 if text.chars().count() == w {
@@ -185,13 +196,10 @@ impl SignatureSet {
                     joined.push_str(text);
                     joined.push_str(next);
                     if !is_typed_command(&joined) {
-                        let own = self.set().matches(text.as_bytes());
-                        let theirs = self.set().matches(next.as_bytes());
-                        for idx in self.set().matches(joined.as_bytes()).iter() {
-                            if !own.matched(idx) && !theirs.matched(idx) {
-                                sigs.push(idx);
-                            }
-                        }
+                        m.matches(text, &mut own);
+                        m.matches(next, &mut theirs);
+                        m.matches(&joined, &mut both);
+                        sigs.extend(both.iter().filter(|p| !own.contains(p) && !theirs.contains(p)));
                     }
                 }
             }
@@ -213,7 +221,7 @@ impl SignatureSet {
         let (Some(finder), None, false) = (&self.finder, wrap, spans.is_empty()) else {
             let rows: Vec<(u32, std::borrow::Cow<'_, str>)> = seg.rows().map(|r| (r.no, r.text)).collect();
             let rows: Vec<(u32, &str)> = rows.iter().map(|(n, t)| (*n, t.as_ref())).collect();
-            return self.scan_rows(&rows, wrap, f);
+            return self.scan_rows(&rows, wrap, true, f);
         };
         let mut events: Vec<(usize, u32)> = Vec::new();
         let mut plan = std::borrow::Cow::Borrowed(&finder.plan);
@@ -284,6 +292,33 @@ impl SignatureSet {
     /// Pattern `i` alone.
     fn single(&self, i: usize) -> Option<&Regex> {
         self.single[i].get_or_init(|| crate::pattern::compile(&self.patterns[i]).ok()).as_ref()
+    }
+}
+
+/// Which patterns match one line, for the line-by-line scan.
+struct LineMatcher<'a> {
+    set: &'a SignatureSet,
+    /// With a finder, only the patterns with a factor in the line are
+    /// matched, each alone: the set of all patterns is never built, which
+    /// is a third of loading the catalogue (the page's first diagnosis of a
+    /// paste that looks hard-wrapped paid for it).
+    finder: Option<&'a Finder>,
+    low: Vec<u8>,
+}
+
+impl LineMatcher<'_> {
+    /// The patterns matching `text`, ascending, into `out` (cleared first).
+    fn matches(&mut self, text: &str, out: &mut Vec<usize>) {
+        out.clear();
+        match self.finder {
+            Some(finder) => {
+                finder.plausible(text.as_bytes(), &mut self.low, out);
+                out.sort_unstable();
+                out.dedup();
+                out.retain(|&p| self.set.single_match(p, text.as_bytes()));
+            }
+            None => out.extend(self.set.set().matches(text.as_bytes()).iter()),
+        }
     }
 }
 
@@ -1256,6 +1291,31 @@ mod tests {
         ) {
             let set = &crate::catalogue().signatures;
             let text = lines.join(if crlf { "\r\n" } else { "\n" });
+            prop_assert_eq!(fast(set, &text), reference(set, &text));
+        }
+
+        /// A hard-wrapped paste goes line by line, each line (and each join
+        /// of a full-width line with the next) matched by the patterns the
+        /// finder finds a factor of, each alone: the same hits as matching
+        /// the set of all patterns.
+        #[test]
+        fn wrapped_pastes_equal_reference(
+            parts in proptest::collection::vec(prop_oneof![
+                Just("EI0006: Getting socket times out. Reason: Remote Rank did not send the data in time.".to_string()),
+                Just("[ERROR] HCCL(1,python):2025-04-08 [socket.cc:1] [1][Wait] wait socket establish timeout, role[1] rank[12] timeout[120]".to_string()),
+                Just("Failed accept4: Too many open files".to_string()),
+                Just("RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity; 58.01 GiB already allocated)".to_string()),
+                Just("WORLD_SIZE: 3 IS NOT DIVISIBLE BY 2".to_string()),
+                Just("grep EI0006 log".to_string()),
+                "[ -~]{0,120}",
+            ], 1..12),
+            width in 60usize..100,
+        ) {
+            let set = &crate::catalogue().signatures;
+            let flat: Vec<char> = parts.join(" ").chars().collect();
+            let folded: String = flat.chunks(width).map(|c| c.iter().collect::<String>() + "\n").collect();
+            let text = format!("{folded}{}\n{}\n{}\n", "x".repeat(width), "y".repeat(width), "z".repeat(width));
+            prop_assert_eq!(wrap_width(&normalise(&text)), Some(width));
             prop_assert_eq!(fast(set, &text), reference(set, &text));
         }
 
