@@ -277,14 +277,41 @@ fn is_error_line(t: &str) -> bool {
 }
 
 /// True when a line marks `hccn_tool` output; used by [`score`].
+/// Whether `t` names something [`marker`] looks for (in any case): a line
+/// without any of these words is no marker, decided without compiling or
+/// running the patterns (the scorer runs on every segment of every paste).
+fn mentions_hccn(t: &str) -> bool {
+    static WORDS: OnceLock<Option<aho_corasick::AhoCorasick>> = OnceLock::new();
+    WORDS
+        .get_or_init(|| {
+            aho_corasick::AhoCorasick::builder()
+                .ascii_case_insensitive(true)
+                .build([
+                    "link status",
+                    "ipaddr",
+                    "ipv6_address",
+                    "netmask",
+                    "tls switch",
+                    "net health status",
+                    "hccn_tool",
+                ])
+                .ok()
+        })
+        .as_ref()
+        .is_none_or(|a| a.is_match(t))
+}
+
 fn marker(t: &str, seg_has_hccn_cmd: bool) -> bool {
-    link_re().is_match(t)
-        || inline_label_re().is_match(t)
-        || ipaddr_re().is_match(t)
-        || t.to_ascii_lowercase().starts_with("netmask:")
-        || tls_re().is_match(t)
-        || health_re().is_match(t)
-        || (command_line_re().is_match(t) && looks_typed(t))
+    // A ping summary names none of the words: it counts after a typed
+    // hccn_tool command in the same segment.
+    (mentions_hccn(t)
+        && (link_re().is_match(t)
+            || inline_label_re().is_match(t)
+            || ipaddr_re().is_match(t)
+            || t.to_ascii_lowercase().starts_with("netmask:")
+            || tls_re().is_match(t)
+            || health_re().is_match(t)
+            || (command_line_re().is_match(t) && looks_typed(t))))
         || (seg_has_hccn_cmd && ping_re().is_match(t))
 }
 
@@ -299,7 +326,11 @@ fn looks_typed(t: &str) -> bool {
 
 /// How much `seg` looks like this input when no command named it (0–100).
 pub fn score(seg: &Segment) -> u8 {
-    let has_cmd = seg.lines.iter().take(2000).any(|l| command_line_re().is_match(&l.text) && looks_typed(&l.text));
+    let has_cmd = seg
+        .lines
+        .iter()
+        .take(2000)
+        .any(|l| l.text.contains("hccn_tool") && command_line_re().is_match(&l.text) && looks_typed(&l.text));
     let n = seg.lines.iter().take(2000).filter(|l| marker(l.text.trim(), has_cmd)).count();
     match n {
         0 => 0,
@@ -455,6 +486,21 @@ mod tests {
 
     fn s(x: &str) -> Option<String> {
         Some(x.to_string())
+    }
+
+    #[test]
+    fn the_score_counts_a_ping_summary_after_a_typed_command() {
+        // The summary names none of hccn_tool's words; it counts because the
+        // segment holds the typed command (two markers: 80, not 60).
+        let t = "hccn_tool -i 0 -ping -g address 10.0.0.2\n\
+                 64 bytes from 10.0.0.2: icmp_seq=1 ttl=64 time=0.1 ms\n\
+                 3 packets transmitted, 3 received, 0% packet loss\n";
+        let segs = crate::segment::segment(t);
+        assert_eq!(segs.len(), 1);
+        assert_eq!(super::score(&segs[0]), 80);
+        // Without the command the summary is a ping's, not hccn_tool's.
+        let segs = crate::segment::segment("3 packets transmitted, 3 received, 0% packet loss\n");
+        assert_eq!(super::score(&segs[0]), 0);
     }
 
     #[test]

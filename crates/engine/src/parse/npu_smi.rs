@@ -181,6 +181,14 @@ fn platform_of(name: &str) -> Option<&'static str> {
     }
 }
 
+/// Whether `t` holds `dcmi` in any case, as [`ret_re`] needs. The scorers
+/// run on every segment of every paste: a log line that cannot match is
+/// told so without compiling or running the pattern (the page's first
+/// diagnosis compiles every pattern it runs).
+fn mentions_dcmi(t: &str) -> bool {
+    t.as_bytes().windows(4).any(|w| w.eq_ignore_ascii_case(b"dcmi"))
+}
+
 /// How much `seg` looks like this input when no command named it (0–100).
 pub fn score(seg: &Segment) -> u8 {
     let mut best = 0u8;
@@ -207,9 +215,11 @@ pub fn score(seg: &Segment) -> u8 {
             95
         } else if procs {
             90
-        } else if npu_row_re().is_match(t) || (t.starts_with("Health Status") && t.contains(':')) {
+        } else if (t.starts_with('|') && npu_row_re().is_match(t))
+            || (t.starts_with("Health Status") && t.contains(':'))
+        {
             80
-        } else if ret_re().is_match(t) && !is_typed_command(t) {
+        } else if mentions_dcmi(t) && ret_re().is_match(t) && !is_typed_command(t) {
             70
         } else {
             0
