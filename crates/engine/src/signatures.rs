@@ -186,9 +186,12 @@ impl SignatureSet {
         let (mut joined, mut sigs, mut own, mut theirs, mut both) =
             (String::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for (i, &(no, text)) in rows.iter().enumerate() {
+            // The line's own matches: its hits, and what a join of it with
+            // the next line must not report again.
+            m.matches(text, &mut own);
             sigs.clear();
             if !is_typed_command(text) {
-                m.matches(text, &mut sigs);
+                sigs.extend_from_slice(&own);
             }
             if let (Some(w), Some(&(_, next))) = (wrap, rows.get(i + 1)) {
                 if text.chars().count() == w {
@@ -196,7 +199,6 @@ impl SignatureSet {
                     joined.push_str(text);
                     joined.push_str(next);
                     if !is_typed_command(&joined) {
-                        m.matches(text, &mut own);
                         m.matches(next, &mut theirs);
                         m.matches(&joined, &mut both);
                         sigs.extend(both.iter().filter(|p| !own.contains(p) && !theirs.contains(p)));

@@ -276,12 +276,11 @@ fn is_error_line(t: &str) -> bool {
         || l.contains("not config")
 }
 
-/// True when a line marks `hccn_tool` output; used by [`score`].
 /// Whether `t` names something [`marker`] looks for (in any case): a line
 /// without any of these words is no marker, decided without compiling or
 /// running the patterns (the scorer runs on every segment of every paste).
 fn mentions_hccn(t: &str) -> bool {
-    static WORDS: OnceLock<Option<aho_corasick::AhoCorasick>> = OnceLock::new();
+    static WORDS: OnceLock<aho_corasick::AhoCorasick> = OnceLock::new();
     WORDS
         .get_or_init(|| {
             aho_corasick::AhoCorasick::builder()
@@ -295,12 +294,12 @@ fn mentions_hccn(t: &str) -> bool {
                     "net health status",
                     "hccn_tool",
                 ])
-                .ok()
+                .expect("static words")
         })
-        .as_ref()
-        .is_none_or(|a| a.is_match(t))
+        .is_match(t)
 }
 
+/// True when a line marks `hccn_tool` output; used by [`score`].
 fn marker(t: &str, seg_has_hccn_cmd: bool) -> bool {
     // A ping summary names none of the words: it counts after a typed
     // hccn_tool command in the same segment.
