@@ -35,7 +35,11 @@ fuzz_target!(|data: &[u8]| {
         assert!(cat.extra.is_empty(), "listed as loaded and as failed");
     }
     // Run what loaded over the rule text itself (its examples are in it).
-    let _ = diagnose_with(&cat, &[Input { text: text.clone(), ..Input::default() }]);
+    // A file that did not load leaves the embedded slice alone, whose
+    // diagnoses the pipeline target already drives.
+    if cat.errors.is_empty() {
+        let _ = diagnose_with(&cat, &[Input { text: text.clone(), ..Input::default() }]);
+    }
     let again = Catalogue::load_with(embedded, &extra);
     assert_eq!(again.version(), cat.version());
     assert_eq!(again.errors, cat.errors, "not deterministic");
