@@ -336,6 +336,8 @@ pub fn score(seg: &Segment) -> u8 {
 struct Run<'a> {
     words: Vec<Word>,
     lines: &'a [Line],
+    /// The input ends inside the command: its last line ends in `\`.
+    cut: bool,
 }
 
 impl Run<'_> {
@@ -436,6 +438,9 @@ fn parse_run(run: &Run<'_>, start: usize, sink: &mut FactSink<'_>) {
     // meant for NPUs (see `meant_for_npus`).
     let mut ascend_env = false;
     let mut image: Option<(String, Line)> = None;
+    // A `--device $DEVICE` (vLLM-Ascend's guides set `export DEVICE=/dev/davinci0` first): which
+    // card it maps is not in the command, so a missing `/dev/davinciN` is not claimed.
+    let mut expanded_device = false;
     let mut i = start;
     while i < w.len() {
         let word = &w[i];
@@ -484,6 +489,7 @@ fn parse_run(run: &Run<'_>, start: usize, sink: &mut FactSink<'_>) {
                 sink.push("docker.privileged", None, FactValue::Bool(true), &vline);
             }
             "--device" if !v.is_empty() => {
+                expanded_device |= v.contains('$');
                 let host = v.split(':').next().unwrap_or(v).to_string();
                 sink.push("docker.device", Some(host.clone()), FactValue::Str(host.clone()), &vline);
                 devices.push((host, vline));
@@ -574,8 +580,13 @@ fn parse_run(run: &Run<'_>, start: usize, sink: &mut FactSink<'_>) {
         // fault of this container, so nothing is said to be missing.
         return;
     }
+    if run.cut {
+        // The paste ends inside the command (its last line still asks for a continuation): what
+        // the command lacks may be in the part not pasted.
+        return;
+    }
     if !privileged && !runtime {
-        if davinci == 0 {
+        if davinci == 0 && !expanded_device {
             sink.push(
                 "docker.missing_device",
                 Some("/dev/davinciN".into()),
@@ -631,7 +642,8 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
         let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
         if let Some(start) = is_docker_run(&texts) {
             if !words.is_empty() {
-                parse_run(&Run { words, lines: group }, start, sink);
+                let cut = j + 1 == lines.len() && lines[j].text.trim_end().ends_with('\\');
+                parse_run(&Run { words, lines: group, cut }, start, sink);
             }
         }
         i = j + 1;
@@ -719,6 +731,32 @@ mod tests {
         assert_eq!(get(&fs, "docker.env")[0].0.as_deref(), Some("ASCEND_RT_VISIBLE_DEVICES"));
         assert_eq!(get(&fs, "docker.env")[0].2, 2);
         assert_eq!(get(&fs, "docker.error")[0].2, 4);
+    }
+
+    #[test]
+    fn a_device_from_a_variable_is_not_a_missing_card() {
+        // vllm-project/vllm-ascend#864: `export DEVICE=/dev/davinci0` above, `--device $DEVICE` in
+        // the command (the segmenter may put the export in another block).
+        let t = "docker run --rm \\\n--device $DEVICE \\\n--device /dev/davinci_manager \\\n--device /dev/devmm_svm \\\n--device /dev/hisi_hdc \\\n-v /usr/local/Ascend/driver/lib64/:/usr/local/Ascend/driver/lib64/ \\\n-it $IMAGE bash\n";
+        let fs = facts(t);
+        assert!(get(&fs, "docker.missing_device").is_empty(), "{:?}", get(&fs, "docker.missing_device"));
+        // A literal device list still names what it lacks.
+        let fs = facts("docker run --rm --device /dev/davinci_manager -it $IMAGE bash\n");
+        let missing: Vec<_> =
+            get(&fs, "docker.missing_device").into_iter().map(|(s, _, _)| s.clone().unwrap()).collect();
+        assert_eq!(missing, vec!["/dev/davinciN", "/dev/devmm_svm", "/dev/hisi_hdc"]);
+    }
+
+    #[test]
+    fn a_command_cut_before_its_image_lacks_nothing() {
+        // flagos-ai/vllm-plugin-FL#77 as stored: the paste ends on `--device /dev/davinci3 \`.
+        let t = "docker run \\\n--name c \\\n--network host \\\n--privileged \\\n--device /dev/davinci1 \\\n--device /dev/davinci3 \\\n";
+        let fs = facts(t);
+        assert!(get(&fs, "docker.missing_mount").is_empty(), "{:?}", get(&fs, "docker.missing_mount"));
+        assert_eq!(get(&fs, "docker.davinci_count")[0].1, "2");
+        // The same command with its image names the mounts it lacks.
+        let fs = facts(&format!("{t}img:latest bash\n"));
+        assert!(!get(&fs, "docker.missing_mount").is_empty());
     }
 
     #[test]
