@@ -298,19 +298,19 @@ pub fn command_boundaries() -> impl FnMut(&str) -> bool {
 /// high only when the `docker run` command makes up most of the segment,
 /// so a log that merely contains one is still scanned as a log.
 pub fn score(seg: &Segment) -> u8 {
-    let nonblank = seg.lines.iter().filter(|l| !l.text.trim().is_empty()).count();
-    if nonblank == 0 {
-        return 0;
-    }
+    let mut counted = 0usize;
     let mut covered = 0usize;
     let mut first = true;
     let mut found_first = false;
     let mut cont = false;
     for l in &seg.lines {
         let t = l.text.trim();
-        if t.is_empty() {
+        // A launch script's shebang, comments and variable assignments around the command say
+        // nothing of its kind either way (`# For Atlas A2:`, `export IMAGE=…` above `docker run`).
+        if t.is_empty() || (!cont && script_line(t)) {
             continue;
         }
+        counted += 1;
         if cont || starts_run(t) {
             if starts_run(t) && first {
                 found_first = true;
@@ -325,11 +325,28 @@ pub fn score(seg: &Segment) -> u8 {
     if covered == 0 {
         return 0;
     }
-    let ratio = covered * 100 / nonblank;
+    let ratio = covered * 100 / counted;
     match (ratio, found_first) {
         (r, true) if r >= 60 => 90,
         (r, false) if r >= 60 => 80,
         _ => 30,
+    }
+}
+
+/// A shell script's line that is neither command output nor prose: `#!…`, a `# comment`, or a
+/// variable assignment (`export NAME=…`, `NAME=…`).
+fn script_line(t: &str) -> bool {
+    if t.starts_with('#') {
+        return true;
+    }
+    let t = t.strip_prefix("export ").map(str::trim_start).unwrap_or(t);
+    match t.split_once('=') {
+        Some((name, _)) => {
+            !name.is_empty()
+                && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                && !name.as_bytes()[0].is_ascii_digit()
+        }
+        None => false,
     }
 }
 
@@ -848,6 +865,21 @@ mod tests {
     fn log_with_a_docker_line_stays_a_log() {
         let t = "[ERROR] a\n[ERROR] b\n[ERROR] c\ndocker run img\n[INFO] d\n";
         assert!(super::score(&segment(t)[0]) < 50);
+    }
+
+    #[test]
+    fn a_launch_script_is_read_as_its_command() {
+        // Shebang, comments and assignments do not dilute a one-line command; a sentence does.
+        let t = "#!/bin/bash\n# start the container\n# on every node\nexport IMAGE=roll:main-a2\nNAME=r\ndocker run -it --device /dev/davinci0 $IMAGE bash\n";
+        assert_eq!(super::score(&segment(t)[0]), 90);
+        let fs = facts(t);
+        assert_eq!(get(&fs, "docker.davinci_count")[0].1, "1");
+        let prose = "I started the container with:\ndocker run -it --device /dev/davinci0 roll:main-a2 bash\n";
+        assert!(super::score(&segment(prose)[0]) < 50);
+        // `a=b` in prose is not an assignment (a space in the name).
+        assert!(!super::script_line("the value a b=c"));
+        assert!(super::script_line("export ASCEND_RT_VISIBLE_DEVICES=0,1"));
+        assert!(!super::script_line("0x1=2"));
     }
 
     proptest! {
