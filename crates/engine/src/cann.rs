@@ -36,6 +36,7 @@
 //! [ERROR]  acl set device 0 failed, errorCode = 507033
 //! [Init][Version]init soc version failed, ret = 507008
 //! Create stream failed, ret:207000
+//! [graph_operation.cc:73] gmmNode call SetAclNNWorkspaceExecutor fail, error:161002
 //! ```
 //!
 //! torch_npu's `NPU warning, error code is 107020` is a warning, not a code
@@ -68,7 +69,7 @@ pub const FACTS: &[FactDef] = &[FactDef::new(
 /// (one group per shape; the set ignores the groups). A code may follow a
 /// literal `\n`: the error text of a log embedded in a JSON string (an HTTP
 /// 500 body from an inference server).
-pub const SIGNATURE: &str = r"(?:\b|\\n)([EW][0-9A-Z][0-9]{4})(?::\s|:$|\[PID: \d+\]|:? (?:Inner Error|Internal error))|\b[A-Z][A-Za-z_/]*\(([EW][0-9A-Z][0-9]{4})\)|\(([EW][0-9A-Z][0-9]{4})\):|^\s*([EW][0-9A-Z][0-9]{4})\s{2,}\S|(?:detail:|module_name=)([EW][0-9A-Z][0-9]{4})\b|(?:[Ee]rror [Cc]ode(?: is)?(?:\*\*)?\s?:?\s?|errorCode = |\bret = |\bret: ?|\bret=|\bresult = |\bCANN(?:GRAPH)? failure |ErrCode=|errno[:\[]|\) failed ?: |\bacl[A-Za-z]+, code=|\bretcode: ?|\brt[A-Z][A-Za-z0-9]+ failed: )((?:10[07]|148|[23]00|207|50[07]|[135]61)[0-9]{3})\b";
+pub const SIGNATURE: &str = r"(?:\b|\\n)([EW][0-9A-Z][0-9]{4})(?::\s|:$|\[PID: \d+\]|:? (?:Inner Error|Internal error))|\b[A-Z][A-Za-z_/]*\(([EW][0-9A-Z][0-9]{4})\)|\(([EW][0-9A-Z][0-9]{4})\):|^\s*([EW][0-9A-Z][0-9]{4})\s{2,}\S|(?:detail:|module_name=)([EW][0-9A-Z][0-9]{4})\b|(?:[Ee]rror [Cc]ode(?: is)?(?:\*\*)?\s?:?\s?|errorCode = |\bret = |\bret: ?|\bret=|\bresult = |\bCANN(?:GRAPH)? failure |ErrCode=|errno[:\[]|\) failed ?: |\bacl[A-Za-z]+, code=|\bretcode: ?|\brt[A-Z][A-Za-z0-9]+ failed: |\bfail, error: ?)((?:10[07]|148|[23]00|207|50[07]|[135]61)[0-9]{3})\b";
 
 /// Whether `code` is one this layer reads: a letter code (`EI0006`) or a
 /// six-digit return code in one of the ACL, runtime or aclnn ranges.
@@ -339,6 +340,9 @@ mod tests {
             ("rtMemcpy:ErrCode=107030, desc=[x]", "107030"),
             // The runtime API's own summary line after its trace (LlamaFactory#4836).
             ("        rtKernelLaunchWithHandleV2 failed: 507035 ", "507035"),
+            // ATB (MindIE's operator library) naming the aclnn status of a failed call (itove/ascend's
+            // MindIE log).
+            ("[2025-10-28 16:41:52.318702] [error] [39402] [graph_operation.cc:73] gmmNode call SetAclNNWorkspaceExecutor fail, error:161002", "161002"),
             // MindSpore's task-failure dump (mindocr#615).
             ("[ERROR] DEVICE(2420702,fffe06ffd1e0,python):2023-11-20-15:34:32.886.561 [mindspore/ccsrc/plugin/device/ascend/hal/device/ascend_kernel_runtime.cc:761] DumpTaskExceptionInfo] Task fail infos task_id: 2, stream_id: 45, tid: 2420702, device_id: 0, retcode: 507011 ( model execute failed)", "507011"),
             // A C++ store's own ACL wrapper (unified-cache-management#143).
@@ -387,6 +391,9 @@ mod tests {
             // `failed: N` after a word that is not a runtime API name.
             "transport failed: 507035",
             "rtx failed: 507035",
+            // ATB's form takes a code from the ranges only (`HcclCommInitRootInfo fail, error:2`).
+            "AllGatherHcclRunner:0 HcclCommInitRootInfo fail, error:2, rank:1, rankSize:4",
+            "download fail, error: 404",
         ] {
             assert!(codes_in(line).is_empty(), "{line}");
             assert!(!crate::pattern::compile(SIGNATURE).unwrap().is_match(line.as_bytes()), "{line}");

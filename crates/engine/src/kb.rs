@@ -41,6 +41,11 @@ pub const DEMOTED: &[&str] = &[
     // on `does not support` alone: sglang's check_env prints "This device does
     // not support querying topo." on a healthy 910B node (tests/real/healthy--sglang-33967.txt).
     "AISW_CANN_AMCT_ALL_012",
+    // Device OOM keyed on a bare `out of memory`: vLLM's advice when it captures graphs ("CUDA graphs
+    // can take additional 1~3 GiB memory per GPU. If you are running out of memory, consider …")
+    // is in every healthy start-up with graphs (tests/real/healthy--templates-batch-llm-vllm-metrics.txt).
+    // A real out-of-memory is the npu-oom rule's.
+    "AISW_Framework_Custom_01",
 ];
 
 /// Where a finding from the knowledge base comes from, as shown to users.
