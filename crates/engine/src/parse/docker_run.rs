@@ -659,7 +659,9 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
         let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
         if let Some(start) = is_docker_run(&texts) {
             if !words.is_empty() {
-                let cut = j + 1 == lines.len() && lines[j].text.trim_end().ends_with('\\');
+                // The continuation loop stops early only at a line without `\\`: one with it
+                // is the input's last.
+                let cut = lines[j].text.trim_end().ends_with('\\');
                 parse_run(&Run { words, lines: group, cut }, start, sink);
             }
         }
@@ -765,7 +767,7 @@ mod tests {
     }
 
     #[test]
-    fn a_command_cut_before_its_image_lacks_nothing() {
+    fn a_paste_that_ends_inside_the_command_lacks_nothing() {
         // flagos-ai/vllm-plugin-FL#77 as stored: the paste ends on `--device /dev/davinci3 \`.
         let t = "docker run \\\n--name c \\\n--network host \\\n--privileged \\\n--device /dev/davinci1 \\\n--device /dev/davinci3 \\\n";
         let fs = facts(t);
