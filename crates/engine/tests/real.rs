@@ -181,10 +181,6 @@ const NO_PUBLIC_RECORD: &[(&str, &str)] = &[
         "node-npu-count-differs",
         "a cross-node rule over collector bundles (tests/cluster.rs); no thread posts several nodes' npu-smi",
     ),
-    (
-        "ray-node-missing",
-        "a cross-node rule over collector bundles (tests/cluster.rs, the real Ray cluster of collector/tests)",
-    ),
     ("strategy-name-invalid", "no posted dacite `wrong value type for field` on strategy_name"),
     ("worker-exit-expected", "ROLL-specific message; no public ROLL thread shows it"),
 ];
