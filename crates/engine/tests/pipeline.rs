@@ -110,6 +110,24 @@ fn unexplained_failures_are_listed_and_grouped() {
     assert!(render::text(&r, Lang::Zh).contains("未被任何规则解释"));
 }
 
+/// A code the table does not explain is named with its component in the
+/// unexplained panel, also on a line nothing else marks as a failure; a
+/// code it explains gets the generic finding instead.
+#[test]
+fn unknown_codes_are_named_in_the_unexplained_panel() {
+    let r = diagnose("[INFO] starting\nacl init failed, errorCode = 100003\n");
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    assert_eq!(r.unexplained.len(), 1, "{:?}", r.unexplained);
+    assert_eq!(r.unexplained[0].first.line, 2);
+    let note = r.unexplained[0].note.as_ref().expect("the code's component");
+    assert!(note.en.starts_with("100003: a code of AscendCL"), "{note:?}");
+    assert!(note.zh.starts_with("100003："), "{note:?}");
+    // The table's own code: explained, not listed.
+    let r = diagnose("[INFO] starting\nacl init failed, errorCode = 100002\n");
+    assert_eq!(r.findings.iter().map(|f| f.id.as_str()).collect::<Vec<_>>(), ["cann-error-code"]);
+    assert!(r.unexplained.is_empty(), "{:?}", r.unexplained);
+}
+
 /// The same failure, pasted the ways people paste it, is still found, on the right line.
 #[test]
 fn robust_to_how_people_paste() {
