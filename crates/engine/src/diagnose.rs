@@ -794,13 +794,15 @@ pub fn evaluate_full(cat: &Catalogue, c: &Collected, session: &Session, only: Op
     // A line with a code the table does not explain is shown with it even
     // when nothing else on it looks like a failure (`acl init failed,
     // errorCode = 100003` has no `Error` for the failure-like signature).
-    failure_like.extend(
-        ev.named(crate::cann::FACTS[0].name)
-            .iter()
-            .map(|&i| &facts[i])
-            .filter(|f| unknown_codes.contains(&f.value.to_text()))
-            .filter_map(|f| f.line_ref().map(|at| HitRef { at, node: f.node })),
-    );
+    if !unknown_codes.is_empty() {
+        failure_like.extend(
+            ev.named(crate::cann::FACTS[0].name)
+                .iter()
+                .map(|&i| &facts[i])
+                .filter(|f| unknown_codes.contains(&f.value.to_text()))
+                .filter_map(|f| f.line_ref().map(|at| HitRef { at, node: f.node })),
+        );
+    }
     failure_like.sort();
     failure_like.dedup_by_key(|h| h.at);
     let (mut unexplained, unexplained_omitted) = unexplained::group(
