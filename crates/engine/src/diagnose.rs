@@ -576,14 +576,14 @@ pub const CANN_FINDING: &str = "cann-error-code";
 /// Step 6: CANN error codes on lines no finding rests on. Codes the table
 /// explains become one `cann-error-code` finding (after the findings of the
 /// same severity: a specific rule is always the better lead); the others
-/// are returned, to be named in the unexplained panel.
+/// are returned with their lines, to be named in the unexplained panel.
 fn cann_layer(
     ctx: &Ctx<'_>,
     explained: &HashSet<LineRef>,
     list: &mut Vec<Finding>,
     support: &mut Support,
     flags: &mut Vec<(usize, &str)>,
-) -> Vec<String> {
+) -> Unknown {
     let table = crate::cann::table();
     // Codes the findings' rules say they explain.
     let absorbed: BTreeSet<&str> =
@@ -597,14 +597,20 @@ fn cann_layer(
         .filter(|&i| !absorbed.contains(ctx.ev.facts[i].value.to_text().as_str()))
         .collect();
     let mut known: Vec<&crate::cann::Code> = Vec::new();
-    let mut unknown: Vec<String> = Vec::new();
+    let mut unknown = Unknown::default();
     for &i in &loose {
-        let code = ctx.ev.facts[i].value.to_text();
+        let f = &ctx.ev.facts[i];
+        let code = f.value.to_text();
         match table.code(&code) {
             Some(c) if !known.iter().any(|k| k.code == c.code) => known.push(c),
             Some(_) => {}
-            None if !unknown.contains(&code) => unknown.push(code),
-            None => {}
+            None => {
+                // (`loose` holds only facts on lines.)
+                unknown.lines.extend(f.line_ref().map(|at| HitRef { at, node: f.node }));
+                if !unknown.codes.contains(&code) {
+                    unknown.codes.push(code);
+                }
+            }
         }
     }
     if known.is_empty() {
@@ -685,6 +691,15 @@ fn cann_layer(
     let at = list.iter().position(|f| f.from_symptom || f.severity > severity).unwrap_or(list.len());
     list.insert(at, finding);
     unknown
+}
+
+/// The codes the CANN layer found that its table does not explain.
+#[derive(Debug, Default)]
+struct Unknown {
+    /// The codes, each once, in order of appearance.
+    codes: Vec<String>,
+    /// The lines they are on.
+    lines: Vec<HitRef>,
 }
 
 /// What a report's findings rest on: what a share link needs to carry to
@@ -782,10 +797,10 @@ pub fn evaluate_full(cat: &Catalogue, c: &Collected, session: &Session, only: Op
     order(&mut list, &outranks);
     knowledge_base_last(&mut list);
 
-    let unknown_codes = if only.is_none_or(|ids| ids.iter().any(|id| id == CANN_FINDING)) {
+    let unknown = if only.is_none_or(|ids| ids.iter().any(|id| id == CANN_FINDING)) {
         cann_layer(&ctx, &explained, &mut list, &mut support, &mut flags)
     } else {
-        Vec::new()
+        Unknown::default()
     };
     // Now every finding's lines, the CANN layer's and a knowledge base's too.
     explained.extend(support.facts.iter().filter_map(|&i| facts[i].line_ref()));
@@ -794,15 +809,7 @@ pub fn evaluate_full(cat: &Catalogue, c: &Collected, session: &Session, only: Op
     // A line with a code the table does not explain is shown with it even
     // when nothing else on it looks like a failure (`acl init failed,
     // errorCode = 100003` has no `Error` for the failure-like signature).
-    if !unknown_codes.is_empty() {
-        failure_like.extend(
-            ev.named(crate::cann::FACTS[0].name)
-                .iter()
-                .map(|&i| &facts[i])
-                .filter(|f| unknown_codes.contains(&f.value.to_text()))
-                .filter_map(|f| f.line_ref().map(|at| HitRef { at, node: f.node })),
-        );
-    }
+    failure_like.extend(&unknown.lines);
     failure_like.sort();
     failure_like.dedup_by_key(|h| h.at);
     let (mut unexplained, unexplained_omitted) = unexplained::group(
@@ -810,7 +817,7 @@ pub fn evaluate_full(cat: &Catalogue, c: &Collected, session: &Session, only: Op
     );
     // A code the table does not explain is still named with its component.
     for g in &mut unexplained {
-        let code = crate::cann::codes_in(&g.first.text).into_iter().find(|c| unknown_codes.contains(c));
+        let code = crate::cann::codes_in(&g.first.text).into_iter().find(|c| unknown.codes.contains(c));
         if let Some((code, p)) = code.and_then(|c| crate::cann::table().component(&c).map(|p| (c.clone(), p))) {
             g.note = Some(crate::cann::texts::unknown(&code, &p.component));
         }
