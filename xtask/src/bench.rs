@@ -138,10 +138,11 @@ fn best_of(n: usize, mut c: impl FnMut() -> Command) -> Result<Run, String> {
 struct Tools {
     cli: PathBuf,
     stages: PathBuf,
+    many_small: PathBuf,
     dir: PathBuf,
 }
 
-/// Builds the CLI and the `stages` example (profile `native`: `release`
+/// Builds the CLI and the `stages` and `many_small` examples (profile `native`: `release`
 /// at `opt-level = 3`; `release` itself is sized for the page's wasm) and
 /// prepares target/bench/.
 fn tools() -> Result<Tools, String> {
@@ -155,11 +156,18 @@ fn tools() -> Result<Tools, String> {
         "roll-doctor-engine",
         "--example",
         "stages",
+        "--example",
+        "many_small",
     ]))?;
     let release = super::target_dir().join("native");
     let dir = super::target_dir().join("bench");
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    Ok(Tools { cli: release.join("roll-doctor"), stages: release.join("examples/stages"), dir })
+    Ok(Tools {
+        cli: release.join("roll-doctor"),
+        stages: release.join("examples/stages"),
+        many_small: release.join("examples/many_small"),
+        dir,
+    })
 }
 
 fn write_input(path: &Path, text: &str) -> Result<(), String> {
@@ -274,6 +282,10 @@ pub fn bench(mb: usize) -> Result<(), String> {
     println!("ratio engine/rg, signature scan: {rs:.2} (target ≤ {SCAN_TARGET}: {})", verdict(rs, SCAN_TARGET));
     println!("ratio engine/rg, whole pipeline: {rp:.2} (target ≤ {PIPELINE_TARGET}: {})", verdict(rp, PIPELINE_TARGET));
     println!("peak memory of the pipeline: {:.2}× the input", eng.rss as f64 / MB / size);
+    // What most users send: pastes of a few KB, where a diagnosis's fixed
+    // cost (detection, rule evaluation) counts, not the scan's throughput.
+    let small = measure(Command::new(&t.many_small).arg(super::root().join("crates/engine/tests/real")).arg("5"))?;
+    println!("small pastes, warm (examples/many_small, the real-world fixtures): {}", text(&small));
     Ok(())
 }
 

@@ -113,11 +113,17 @@ pub fn split_and_detect(seg: Segment<'_>) -> Vec<(Segment<'_>, Detection)> {
             blocks.push((b, d));
         }
     }
-    let mut out: Vec<(Segment<'_>, Detection)> = Vec::new();
+    // The third field says whether the detection was made of the segment as
+    // it now is: only segments that took in a block since are detected again
+    // at the end (a paste of many blocks costs a detection per block, not two).
+    let mut out: Vec<(Segment<'_>, Detection, bool)> = Vec::new();
     for (b, d) in blocks {
         let strong = d.kind != InputKind::Unrecognised && d.confidence >= 70;
         match out.last_mut() {
-            Some((prev, pd)) if pd.kind == d.kind || (pd.kind == InputKind::Unrecognised && !strong) => prev.extend(b),
+            Some((prev, pd, fresh)) if pd.kind == d.kind || (pd.kind == InputKind::Unrecognised && !strong) => {
+                prev.extend(b);
+                *fresh = false;
+            }
             // A weak block after a segment of some kind joins it only if the
             // whole is still of that kind: a weak section of a config stays
             // with it; prose after a version list an issue quotes does not
@@ -131,17 +137,23 @@ pub fn split_and_detect(seg: Segment<'_>) -> Vec<(Segment<'_>, Detection)> {
             // detector sees something of it there: otherwise the error lines a
             // user pastes after the command they ran would go unscanned
             // (Paddle#72458: `aclInit … failed : 507008` after a `docker run`).
-            Some((_, pd)) if !strong && !pd.kind.scanned_for_signatures() && !has_some_of(pd.kind, &b) => {
-                out.push((b, d))
+            Some((_, pd, _)) if !strong && !pd.kind.scanned_for_signatures() && !has_some_of(pd.kind, &b) => {
+                out.push((b, d, true))
             }
-            Some((prev, _)) if !strong && prev.line_count() >= SAMPLE_LINES => prev.extend(b),
-            Some((prev, pd)) if !strong => {
+            Some((prev, _, fresh)) if !strong && prev.line_count() >= SAMPLE_LINES => {
+                prev.extend(b);
+                *fresh = false;
+            }
+            Some((prev, pd, fresh)) if !strong => {
                 let mut joined = prev.clone();
                 joined.extend(b.clone());
-                if detect(&joined).kind == pd.kind {
+                let jd = detect(&joined);
+                if jd.kind == pd.kind {
                     *prev = joined;
+                    *pd = jd;
+                    *fresh = true;
                 } else {
-                    out.push((b, d));
+                    out.push((b, d, true));
                 }
             }
             // Unrecognised text before a strong block joins it when the block's
@@ -150,21 +162,26 @@ pub fn split_and_detect(seg: Segment<'_>) -> Vec<(Segment<'_>, Detection)> {
             // config (its first section); other text stays apart: it may hold the
             // error lines an issue quotes above its `docker run`, and kinds
             // like that one are not scanned for signatures (vllm-ascend#8186).
-            Some((prev, pd))
+            Some((prev, pd, fresh))
                 if pd.kind == InputKind::Unrecognised
                     && (d.kind.scanned_for_signatures() || has_some_of(d.kind, prev)) =>
             {
                 prev.extend(b);
                 *pd = d;
+                *fresh = false;
             }
-            _ => out.push((b, d)),
+            _ => out.push((b, d, true)),
         }
     }
     // Re-detect merged segments: their content changed.
-    for (s, d) in &mut out {
-        s.node = node.clone();
-        *d = detect(s);
-    }
+    let mut out: Vec<(Segment<'_>, Detection)> = out
+        .into_iter()
+        .map(|(mut s, d, fresh)| {
+            s.node = node.clone();
+            let d = if fresh { d } else { detect(&s) };
+            (s, d)
+        })
+        .collect();
     if out.is_empty() {
         let mut empty = Segment::of_lines(None, None, Vec::new());
         empty.node = node;

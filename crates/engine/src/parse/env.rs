@@ -103,6 +103,13 @@ fn unquote(v: &str) -> String {
 /// One output line as variables: `declare -x`, `export`, one `NAME=value`,
 /// or several `NAME=value` pairs separated by blanks (when `split`).
 fn line_vars(t: &str, split: bool) -> Vec<(String, String)> {
+    line_pairs(t, split).into_iter().map(|(n, v)| (n.to_string(), unquote(v))).collect()
+}
+
+/// [`line_vars`] before unquoting: borrowed names and raw values (a name
+/// alone has an empty value). Detection only counts them, and allocates
+/// nothing for a line that is not one.
+fn line_pairs(t: &str, split: bool) -> Vec<(&str, &str)> {
     let t = t.trim();
     let body = t
         .strip_prefix("declare -x ")
@@ -111,26 +118,25 @@ fn line_vars(t: &str, split: bool) -> Vec<(String, String)> {
         .or_else(|| t.strip_prefix("setenv "));
     if let Some(b) = body {
         let b = b.trim();
-        if let Some((n, v)) = pair(b) {
-            return vec![(n.to_string(), unquote(v))];
+        if let Some(p) = pair(b) {
+            return vec![p];
         }
         if is_name(b) {
-            return vec![(b.to_string(), String::new())];
+            return vec![(b, "")];
         }
         return Vec::new();
     }
-    let words: Vec<&str> = t.split_whitespace().collect();
-    if split && words.len() >= 2 && words.iter().all(|w| pair(w).is_some()) {
-        return words.iter().filter_map(|w| pair(w)).map(|(n, v)| (n.to_string(), unquote(v))).collect();
+    if split {
+        let mut words = 0;
+        if t.split_whitespace().all(|w| {
+            words += 1;
+            pair(w).is_some()
+        }) && words >= 2
+        {
+            return t.split_whitespace().filter_map(pair).collect();
+        }
     }
-    match pair(t) {
-        Some((n, v)) => vec![(n.to_string(), unquote(v))],
-        None => Vec::new(),
-    }
-}
-
-fn env_like(t: &str) -> bool {
-    !line_vars(t, true).is_empty()
+    pair(t).into_iter().collect()
 }
 
 /// How much `seg` looks like this input when no command named it (0–100).
@@ -144,9 +150,10 @@ pub fn score(seg: &Segment) -> u8 {
             continue;
         }
         total += 1;
-        if env_like(t) {
+        let vars = line_pairs(t, true).len();
+        if vars > 0 {
             like += 1;
-            multi |= line_vars(t, true).len() >= 2;
+            multi |= vars >= 2;
         }
     }
     if total == 0 {

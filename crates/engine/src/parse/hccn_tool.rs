@@ -330,7 +330,8 @@ pub fn score(seg: &Segment) -> u8 {
         .iter()
         .take(2000)
         .any(|l| l.text.contains("hccn_tool") && command_line_re().is_match(&l.text) && looks_typed(&l.text));
-    let n = seg.lines.iter().take(2000).filter(|l| marker(l.text.trim(), has_cmd)).count();
+    // Three markers score as high as any more.
+    let n = seg.lines.iter().take(2000).filter(|l| marker(l.text.trim(), has_cmd)).take(3).count();
     match n {
         0 => 0,
         1 => 60,

@@ -225,6 +225,10 @@ pub fn score(seg: &Segment) -> u8 {
             0
         };
         best = best.max(s);
+        if best == 95 {
+            // The highest score this scorer gives.
+            break;
+        }
     }
     best
 }

@@ -81,10 +81,13 @@ fn row(t: &str) -> Option<(&str, &str)> {
     let mut w = t.split_whitespace();
     let name = w.next()?;
     let ver = w.next()?;
-    let rest: Vec<&str> = w.collect();
-    // pip list: optional editable location; conda list: build and channel.
-    let tail_ok = rest.is_empty() || rest.first().is_some_and(|r| r.starts_with('/')) || rest.len() <= 2;
-    (is_pkg_name(name) && is_version(ver) && tail_ok).then_some((name, ver))
+    if !is_pkg_name(name) || !is_version(ver) {
+        return None;
+    }
+    // pip list: optional editable location; conda list: build and channel
+    // (at most two words after the version, or a path first).
+    let tail_ok = w.next().is_none_or(|r| r.starts_with('/')) || w.count() <= 1;
+    tail_ok.then_some((name, ver))
 }
 
 /// `name==version` of `pip freeze`.
@@ -151,10 +154,10 @@ pub fn score(seg: &Segment) -> u8 {
         more |= t.starts_with("Location: ") || t.starts_with("Requires: ") || t.starts_with("Summary: ");
         if let Some((n, _)) = freeze(t) {
             frozen += 1;
-            known |= KNOWN.contains(&normalise(n).as_str());
+            known = known || KNOWN.contains(&normalise(n).as_str());
         } else if let Some((n, _)) = row(t) {
             rows += 1;
-            known |= KNOWN.contains(&normalise(n).as_str());
+            known = known || KNOWN.contains(&normalise(n).as_str());
         } else if typed(t).is_some() {
             hand += 1;
         }

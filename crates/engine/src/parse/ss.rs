@@ -114,6 +114,17 @@ fn is_num(t: &str) -> bool {
 }
 
 fn parse_row(t: &str) -> Option<Row> {
+    // Most lines detection hands here are not rows: decide that from the
+    // first two words before collecting them all.
+    let mut head = t.split_whitespace();
+    let (first, second) = (head.next()?, head.next());
+    let may_be_row = STATES.contains(&first)
+        || second.is_some_and(|x| STATES.contains(&x))
+        || first.starts_with("tcp")
+        || first.starts_with("udp");
+    if !may_be_row {
+        return None;
+    }
     let tok: Vec<&str> = t.split_whitespace().collect();
     // ss: [Netid] State Recv-Q Send-Q Local Peer [Process…]
     let i = if tok.first().is_some_and(|x| STATES.contains(x)) {

@@ -127,6 +127,10 @@ pub fn score(seg: &Segment) -> u8 {
             || failure_like().is_match(t.as_bytes())
         {
             hits += 1;
+            // Two hits score as high as any more.
+            if hits == 2 {
+                break;
+            }
         }
     }
     match hits {
