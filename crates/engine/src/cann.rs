@@ -33,6 +33,9 @@
 //! ACL ERROR: api=aclrtMallocHost, code=107002, caller=MakeBuffer,aclrt_device.cc:106.
 //! … DumpTaskExceptionInfo] Task fail infos task_id: 2, …, retcode: 507011 ( model execute failed)
 //! rtKernelLaunchWithHandleV2 failed: 507035
+//! aclnnFloorGetWorkspaceSize failed. ERROR: 561103
+//! aclrtSynchronizeStream failed: 507018
+//!   error_code=507018 (device-level; …)
 //! [ERROR]  acl set device 0 failed, errorCode = 507033
 //! [Init][Version]init soc version failed, ret = 507008
 //! Create stream failed, ret:207000
@@ -69,7 +72,7 @@ pub const FACTS: &[FactDef] = &[FactDef::new(
 /// (one group per shape; the set ignores the groups). A code may follow a
 /// literal `\n`: the error text of a log embedded in a JSON string (an HTTP
 /// 500 body from an inference server).
-pub const SIGNATURE: &str = r"(?:\b|\\n)([EW][0-9A-Z][0-9]{4})(?::\s|:$|\[PID: \d+\]|:? (?:Inner Error|Internal error))|\b[A-Z][A-Za-z_/]*\(([EW][0-9A-Z][0-9]{4})\)|\(([EW][0-9A-Z][0-9]{4})\):|^\s*([EW][0-9A-Z][0-9]{4})\s{2,}\S|(?:detail:|module_name=)([EW][0-9A-Z][0-9]{4})\b|(?:[Ee]rror [Cc]ode(?: is)?(?:\*\*)?\s?:?\s?|errorCode = |\bret = |\bret: ?|\bret=|\bresult = |\bCANN(?:GRAPH)? failure |ErrCode=|errno[:\[]|\) failed ?: |\bacl[A-Za-z]+, code=|\bretcode: ?|\brt[A-Z][A-Za-z0-9]+ failed: |\bfail, error: ?)((?:10[07]|148|[23]00|207|50[07]|[135]61)[0-9]{3})\b";
+pub const SIGNATURE: &str = r"(?:\b|\\n)([EW][0-9A-Z][0-9]{4})(?::\s|:$|\[PID: \d+\]|:? (?:Inner Error|Internal error))|\b[A-Z][A-Za-z_/]*\(([EW][0-9A-Z][0-9]{4})\)|\(([EW][0-9A-Z][0-9]{4})\):|^\s*([EW][0-9A-Z][0-9]{4})\s{2,}\S|(?:detail:|module_name=)([EW][0-9A-Z][0-9]{4})\b|(?:[Ee]rror [Cc]ode(?: is)?(?:\*\*)?\s?:?\s?|errorCode = |\bret = |\bret: ?|\bret=|\bresult = |\bCANN(?:GRAPH)? failure |ErrCode=|errno[:\[]|\) failed ?: |\bacl[A-Za-z]+, code=|\bretcode: ?|\b(?:rt|acl[a-z]*)[A-Z][A-Za-z0-9]+ failed(?:\. ERROR)?: ?|\berror_code=|\bfail, error: ?)((?:10[07]|148|[23]00|207|50[07]|[135]61)[0-9]{3})\b";
 
 /// Whether `code` is one this layer reads: a letter code (`EI0006`) or a
 /// six-digit return code in one of the ACL, runtime or aclnn ranges.
@@ -340,6 +343,12 @@ mod tests {
             ("rtMemcpy:ErrCode=107030, desc=[x]", "107030"),
             // The runtime API's own summary line after its trace (LlamaFactory#4836).
             ("        rtKernelLaunchWithHandleV2 failed: 507035 ", "507035"),
+            // CANN's aclnn samples print every failed call as `<api> failed. ERROR: <code>` (a user's
+            // log of one, pasted in a write-up); a device runner's own log prints the API name with
+            // `failed: <code>` and then `error_code=<code>` (hw-native-sys/simpler#2395).
+            ("[2025-12-03 08:36:28] aclnnFloorGetWorkspaceSize failed. ERROR: 561103", "561103"),
+            ("BootstrapDispatcher: [load_aicpu_op.cpp:211] BootstrapDispatcher: aclrtSynchronizeStream failed: 507018", "507018"),
+            ("  error_code=507018 (device-level; not attributed to any run)", "507018"),
             // ATB (MindIE's operator library) naming the aclnn status of a failed call (itove/ascend's
             // MindIE log).
             ("[2025-10-28 16:41:52.318702] [error] [39402] [graph_operation.cc:73] gmmNode call SetAclNNWorkspaceExecutor fail, error:161002", "161002"),
@@ -391,6 +400,8 @@ mod tests {
             // `failed: N` after a word that is not a runtime API name.
             "transport failed: 507035",
             "rtx failed: 507035",
+            "acl failed: 507035",
+            "aclx failed. ERROR: 507035",
             // ATB's form takes a code from the ranges only (`HcclCommInitRootInfo fail, error:2`).
             "AllGatherHcclRunner:0 HcclCommInitRootInfo fail, error:2, rank:1, rankSize:4",
             "download fail, error: 404",
