@@ -62,7 +62,10 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
     for line in &seg.lines {
         let t = line.text.trim();
         if t.contains("open files") && t.contains("(-n)") {
-            if let Some(v) = t.rsplit(char::is_whitespace).next().and_then(value) {
+            // The value is the word after `(-n)`: users mark the line they
+            // point at (`(-n) 1024     <<< This is too small`, pytorch#137695).
+            let after = t.split_once("(-n)").map_or("", |(_, rest)| rest);
+            if let Some(v) = after.split_whitespace().next().and_then(value) {
                 sink.push("ulimit.nofile", None, FactValue::Int(v), line);
             }
             continue;
@@ -96,6 +99,11 @@ mod tests {
         assert_eq!(
             nofile("$ ulimit -a\ncore file size (blocks, -c) 0\nopen files                      (-n) 65536\n"),
             vec![FactValue::Int(65536)]
+        );
+        // A line the poster marked (pytorch#137695).
+        assert_eq!(
+            nofile("$ ulimit -a\nopen files                          (-n) 1024     <<< This is too small\n"),
+            vec![FactValue::Int(1024)]
         );
         assert_eq!(nofile("$ ulimit -n\n"), vec![]);
         assert_eq!(nofile("$ ulimit -n\nbash: ulimit: foo\n"), vec![]);
