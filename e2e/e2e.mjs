@@ -591,6 +591,10 @@ async function main() {
     // start from a symptom, found by its error code
     await clear();
     await page.locator('input.sym-filter').fill('EI0006');
+    // The list re-renders after the input event; on a busy machine that can
+    // come after the check (a CI run beside a test build failed here once).
+    await page.waitForFunction(() => document.querySelectorAll('[data-symptoms] button[data-symptom]').length < 10,
+      null, { timeout: WAIT }).catch(() => {});
     check('the symptom picker filters by error code', await page.locator(`[data-symptoms] button[data-symptom="${RULE}"]`).count() === 1
       && await page.locator('[data-symptoms] button[data-symptom]').count() < 10);
     await page.locator(`[data-symptoms] button[data-symptom="${RULE}"]`).click();

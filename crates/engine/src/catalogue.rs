@@ -23,7 +23,8 @@ pub const MAX_RULE_FILE: usize = 256 << 10;
 pub struct Catalogue {
     /// The rules, in file order (extra files after the embedded ones).
     pub rules: Vec<Rule>,
-    pub(crate) exprs: Vec<Expr>,
+    /// Each rule's compiled `when` and, when it has one, `weak` condition.
+    pub(crate) exprs: Vec<(Expr, Option<Expr>)>,
     /// Every signature of every rule, compiled once, plus (last) the
     /// failure-like pattern of [`crate::unexplained`] and the CANN code pattern.
     pub signatures: SignatureSet,
@@ -72,7 +73,7 @@ impl Catalogue {
         extra: &[(String, String)],
         kb: Option<&crate::kb::KnowledgeBase>,
     ) -> Catalogue {
-        let mut compiled: Vec<(Rule, Expr)> = Vec::new();
+        let mut compiled: Vec<(Rule, (Expr, Option<Expr>))> = Vec::new();
         let mut by_id: HashMap<String, usize> = HashMap::new();
         let mut patterns = Vec::new();
         let mut errors = Vec::new();
@@ -113,7 +114,7 @@ impl Catalogue {
             let id = c.rule.id.clone();
             match by_id.get(&id) {
                 Some(&i) if is_extra && !extra_ids.contains(&id) => {
-                    compiled[i] = (c.rule, c.expr);
+                    compiled[i] = (c.rule, (c.expr, c.weak));
                     extra_ids.push(id);
                 }
                 Some(_) => errors.push(RuleError {
@@ -123,7 +124,7 @@ impl Catalogue {
                 }),
                 None => {
                     by_id.insert(id.clone(), compiled.len());
-                    compiled.push((c.rule, c.expr));
+                    compiled.push((c.rule, (c.expr, c.weak)));
                     if is_extra {
                         extra_ids.push(id);
                     }
@@ -134,7 +135,7 @@ impl Catalogue {
             match crate::rules::compile::compile_cond(&rule.when, "when", &mut patterns, true) {
                 Ok(expr) => {
                     by_id.insert(rule.id.clone(), compiled.len());
-                    compiled.push((rule.clone(), expr));
+                    compiled.push((rule.clone(), (expr, None)));
                 }
                 Err((_, message)) => errors.push(RuleError { file: rule.id.clone(), line: None, message }),
             }

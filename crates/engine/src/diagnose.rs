@@ -17,7 +17,7 @@ use crate::report::{
     order, EvidenceLine, Finding, NodeValue, Report, SegmentInfo, StepReport, StepState, MAX_EVIDENCE,
     MAX_FINDING_FACTS, MAX_NODE_ROWS, SCHEMA,
 };
-use crate::rules::eval::{Evidence, HitRef, ScopeSel, Why};
+use crate::rules::eval::{Evidence, Expr, HitRef, ScopeSel, Why};
 use crate::rules::{Rule, Scope};
 use crate::segment::{self, Line};
 use crate::template::{self, Vars};
@@ -249,6 +249,9 @@ pub(crate) struct Fired {
     pub rule: usize,
     pub why: Why,
     pub from_symptom: bool,
+    /// Only the rule's `weak` condition held: the finding is shown at info
+    /// level and explains nothing.
+    pub weak_only: bool,
 }
 
 /// Step 3: which rules fire.
@@ -260,30 +263,40 @@ fn fire(
     only: Option<&[String]>,
 ) -> Vec<Fired> {
     let mut out = Vec::new();
-    for (i, (rule, expr)) in cat.rules.iter().zip(&cat.exprs).enumerate() {
+    for (i, (rule, (expr, weak))) in cat.rules.iter().zip(&cat.exprs).enumerate() {
         if only.is_some_and(|ids| !ids.contains(&rule.id)) {
             continue;
         }
         let mut why = Why::default();
-        let fired = match rule.scope {
-            Scope::Cluster => expr.eval(ev, ScopeSel::Cluster, &mut why),
-            Scope::Node => {
-                let mut any = false;
-                for &s in scopes {
-                    let mut w = Why::default();
-                    if expr.eval(ev, s, &mut w) {
-                        why.extend(w);
-                        any = true;
-                    }
-                }
-                any
-            }
-        };
+        let strong = holds(expr, rule.scope, ev, scopes, &mut why);
+        // The weak condition's evidence is shown too when the rule fired on
+        // firmer ground.
+        let weak = weak.as_ref().is_some_and(|w| holds(w, rule.scope, ev, scopes, &mut why));
+        let fired = strong || weak;
         if fired || session.symptoms.contains(&rule.id) {
-            out.push(Fired { rule: i, why, from_symptom: !fired });
+            out.push(Fired { rule: i, why, from_symptom: !fired, weak_only: weak && !strong });
         }
     }
     out
+}
+
+/// Whether `expr` holds once over the cluster or on any node, adding what
+/// made it hold to `why`.
+fn holds(expr: &Expr, scope: Scope, ev: &Evidence<'_>, scopes: &[ScopeSel], why: &mut Why) -> bool {
+    match scope {
+        Scope::Cluster => expr.eval(ev, ScopeSel::Cluster, why),
+        Scope::Node => {
+            let mut any = false;
+            for &s in scopes {
+                let mut w = Why::default();
+                if expr.eval(ev, s, &mut w) {
+                    why.extend(w);
+                    any = true;
+                }
+            }
+            any
+        }
+    }
 }
 
 /// What building a finding needs to know beyond its rule.
@@ -532,7 +545,7 @@ fn finding(rule: &Rule, fired: &Fired, ctx: &Ctx<'_>) -> (Finding, BTreeSet<usiz
     }
     let finding = Finding {
         id: rule.id.clone(),
-        severity: rule.severity,
+        severity: if fired.weak_only { crate::Severity::Info } else { rule.severity },
         title: fill(&rule.title),
         summary: fill(&rule.summary),
         evidence: lines,
@@ -775,7 +788,7 @@ pub fn evaluate_full(cat: &Catalogue, c: &Collected, session: &Session, only: Op
     // them, where the report lists the first few): the cluster table's ✘,
     // which there is only when the input names nodes.
     let mut flags: Vec<(usize, &str)> = Vec::new();
-    for f in fired.iter().filter(|f| !f.from_symptom && !c.nodes.is_empty()) {
+    for f in fired.iter().filter(|f| !f.from_symptom && !f.weak_only && !c.nodes.is_empty()) {
         let rule = &cat.rules[f.rule];
         if rule.severity <= crate::Severity::Warn {
             flags.extend(f.why.facts.iter().map(|&i| (i, rule.id.as_str())));
@@ -784,9 +797,13 @@ pub fn evaluate_full(cat: &Catalogue, c: &Collected, session: &Session, only: Op
 
     // Root cause first: rule A outranks B when both fired.
     let position: HashMap<&str, usize> = list.iter().enumerate().map(|(i, f)| (f.id.as_str(), i)).collect();
+    // A finding on weak evidence alone is no root cause.
     let outranks: Vec<Vec<usize>> = fired
         .iter()
-        .map(|f| cat.rules[f.rule].outranks.iter().filter_map(|id| position.get(id.as_str()).copied()).collect())
+        .map(|f| {
+            let ids = if f.weak_only { &[][..] } else { &cat.rules[f.rule].outranks[..] };
+            ids.iter().filter_map(|id| position.get(id.as_str()).copied()).collect()
+        })
         .collect();
     for (cause, effects) in outranks.iter().enumerate() {
         for &e in effects {

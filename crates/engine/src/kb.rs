@@ -194,6 +194,7 @@ pub fn load(json: &str) -> Result<KnowledgeBase, KbError> {
             title: text(&a.cause_en, &a.cause_zh),
             summary: text(&a.description_en, &a.description_zh),
             when: Cond { signature: Some(p), ..Cond::default() },
+            weak: None,
             outranks: Vec::new(),
             codes: Vec::new(),
             steps: Vec::new(),

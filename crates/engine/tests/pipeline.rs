@@ -302,3 +302,19 @@ mod never_panics {
         }
     }
 }
+
+/// A busy npu-smi table alone cannot say whose the memory is (the user's own
+/// running server looks the same): npu-hbm-already-used is a note then, and
+/// a warning once a message says the memory is someone else's.
+#[test]
+fn a_busy_npu_smi_table_alone_is_a_note() {
+    let table = "$ npu-smi info\n| NPU   Name                | Health        | Power(W)    Temp(C)           Hugepages-Usage(page)|\n| Chip                      | Bus-Id        | AICore(%)   Memory-Usage(MB)  HBM-Usage(MB)        |\n+===========================+===============+====================================================+\n| 0     910B1               | OK            | 92.4        40                0    / 0             |\n| 0                         | 0000:61:00.0  | 0           0    / 0          59801/ 65536         |\n+===========================+===============+====================================================+\n";
+    let r = diagnose(table);
+    let f = r.findings.iter().find(|f| f.id == "npu-hbm-already-used").expect("the table is read");
+    assert_eq!(f.severity, Severity::Info);
+    let startup = "ValueError: Free memory on device (8.0/64.0 GiB) on startup is less than desired GPU memory utilization (0.9, 57.6 GiB). Decrease GPU memory utilization or reduce GPU memory used by other processes.\n";
+    let r = diagnose(&format!("{table}\n{startup}"));
+    let f = r.findings.iter().find(|f| f.id == "npu-hbm-already-used").expect("fires");
+    assert_eq!(f.severity, Severity::Warn);
+    assert!(f.evidence.len() >= 2, "the table's line is evidence beside the message: {:?}", f.evidence);
+}

@@ -240,3 +240,39 @@ fn answers_and_answered_by_name_registered_facts() {
         }
     }
 }
+
+/// `weak`: the rule fires on it too, but alone it gives an info-level
+/// finding that outranks nothing; with `when` it adds its evidence.
+#[test]
+fn a_weak_condition_alone_gives_a_note_that_explains_nothing() {
+    let r = "id: held-elsewhere\nseverity: error\narea: other\ntitle: {en: T, zh: 标题}\nsummary: {en: S, zh: 说明}\nwhen:\n  signature: 'confirmed by the log'\nweak:\n  signature: 'looks busy'\noutranks: [npu-oom]\nfixes:\n  - title: {en: F, zh: 修复}\n    commands: ['true']\nexamples: {match: ['confirmed by the log'], no_match: [y]}\n";
+    let cat = Catalogue::load_with(rule_files(), &[("held-elsewhere.yaml".into(), r.to_string())]);
+    assert!(cat.errors.is_empty(), "{:?}", cat.errors);
+    let run = |text: &str| {
+        roll_doctor_engine::diagnose_with(
+            &cat,
+            &[roll_doctor_engine::Input { text: text.into(), ..Default::default() }],
+        )
+    };
+    let oom = "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity; 58.00 GiB already allocated)";
+    // Weak alone: info, and npu-oom is not explained by it.
+    let report = run(&format!("looks busy\n{oom}\n"));
+    let weak = report.findings.iter().find(|f| f.id == "held-elsewhere").expect("the weak condition fires the rule");
+    assert_eq!(weak.severity, roll_doctor_engine::Severity::Info);
+    let oom_finding = report.findings.iter().find(|f| f.id == "npu-oom").expect("npu-oom");
+    assert!(oom_finding.explained_by.is_empty(), "{:?}", oom_finding.explained_by);
+    assert_eq!(report.findings[0].id, "npu-oom");
+    // With `when`: the rule's own severity, it outranks npu-oom, and both lines are evidence.
+    let report = run(&format!("confirmed by the log\nlooks busy\n{oom}\n"));
+    let f = &report.findings[0];
+    assert_eq!((f.id.as_str(), f.severity), ("held-elsewhere", roll_doctor_engine::Severity::Error));
+    let lines: Vec<u32> = f.evidence.iter().map(|e| e.line).collect();
+    assert_eq!(lines, [1, 2]);
+    // Nothing: silent.
+    assert!(run("all quiet\n").findings.iter().all(|f| f.id != "held-elsewhere"));
+    // A `weak` that does not type-check names its own path and line.
+    let bad = r.replace("  signature: 'looks busy'", "  fact: npu.hbm_usage_pct\n  gt: high");
+    let cat = Catalogue::load_with(rule_files(), &[("held-elsewhere.yaml".into(), bad)]);
+    let e = cat.errors.first().expect("an error").to_string();
+    assert!(e.starts_with("held-elsewhere.yaml:10: weak"), "{e}");
+}

@@ -289,6 +289,12 @@ pub const ANSWER_FACTS: &[FactDef] = &[
         "the user says `ray status` has no NPU line (asked in an NPU job's checks, so no other evidence that the host is an Ascend one is needed)",
     ),
     FactDef::new(
+        "answer.hbm_held_by_other",
+        ValueType::Bool,
+        None,
+        "the user says another process or container (an earlier run's, not the job being debugged) holds NPU memory",
+    ),
+    FactDef::new(
         "answer.nodes_missing",
         ValueType::Bool,
         None,

@@ -14,6 +14,8 @@ use serde_json::Value as J;
 pub(crate) struct Compiled {
     pub rule: Rule,
     pub expr: Expr,
+    /// The `weak` condition, when the rule has one.
+    pub weak: Option<Expr>,
 }
 
 type Res<T> = Result<T, (String, String)>;
@@ -337,11 +339,15 @@ pub(crate) fn compile_rule(
     };
     // Conditions only push patterns: on error, drop what this rule added.
     let before = patterns.len();
-    let expr = compile_cond(&parsed.rule.when, "when", patterns, check)
-        .and_then(|e| check_rest(&parsed.rule).map(|()| e))
-        .map_err(|e| {
-            patterns.truncate(before);
-            err(e)
-        })?;
-    Ok(Compiled { rule: parsed.rule, expr })
+    let compiled = compile_cond(&parsed.rule.when, "when", patterns, check)
+        .and_then(|e| match &parsed.rule.weak {
+            Some(w) => compile_cond(w, "weak", patterns, check).map(|w| (e, Some(w))),
+            None => Ok((e, None)),
+        })
+        .and_then(|e| check_rest(&parsed.rule).map(|()| e));
+    let (expr, weak) = compiled.map_err(|e| {
+        patterns.truncate(before);
+        err(e)
+    })?;
+    Ok(Compiled { rule: parsed.rule, expr, weak })
 }
