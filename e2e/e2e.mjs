@@ -590,11 +590,28 @@ async function main() {
 
     // start from a symptom, found by its error code
     await clear();
+    // Two CI runs (b017437 over http, 4b8802e from file://) found the list
+    // unfiltered 15 s after the fill, which no local run reproduced, under
+    // load or not. Say what the page showed, then type the filter once more:
+    // the check below still needs the filter to work.
+    const filtered = () => page.waitForFunction(
+      () => document.querySelectorAll('[data-symptoms] button[data-symptom]').length < 10, null, { timeout: WAIT },
+    ).then(() => true, () => false);
     await page.locator('input.sym-filter').fill('EI0006');
-    // The list re-renders after the input event; on a busy machine that can
-    // come after the check (a CI run beside a test build failed here once).
-    await page.waitForFunction(() => document.querySelectorAll('[data-symptoms] button[data-symptom]').length < 10,
-      null, { timeout: WAIT }).catch(() => {});
+    if (!(await filtered())) {
+      const state = await page.evaluate(() => ({
+        value: document.querySelector('input.sym-filter')?.value,
+        inputs: document.querySelectorAll('input.sym-filter').length,
+        buttons: document.querySelectorAll('[data-symptoms] button[data-symptom]').length,
+        open: document.querySelectorAll('[data-symptoms] details[open]').length,
+        hint: document.querySelectorAll('[data-hint]').length,
+        focus: document.activeElement?.outerHTML.slice(0, 80),
+      }));
+      console.log(`     (symptom filter not applied after 15 s: ${JSON.stringify(state)}; typing it again)`);
+      await page.locator('input.sym-filter').fill('');
+      await page.locator('input.sym-filter').pressSequentially('EI0006');
+      await filtered();
+    }
     check('the symptom picker filters by error code', await page.locator(`[data-symptoms] button[data-symptom="${RULE}"]`).count() === 1
       && await page.locator('[data-symptoms] button[data-symptom]').count() < 10);
     await page.locator(`[data-symptoms] button[data-symptom="${RULE}"]`).click();
