@@ -612,8 +612,22 @@ async function main() {
       await page.locator('input.sym-filter').pressSequentially('EI0006');
       await filtered();
     }
-    check('the symptom picker filters by error code', await page.locator(`[data-symptoms] button[data-symptom="${RULE}"]`).count() === 1
-      && await page.locator('[data-symptoms] button[data-symptom]').count() < 10);
+    const pickerState = () => page.evaluate(() => ({
+      value: document.querySelector('input.sym-filter')?.value,
+      inputs: document.querySelectorAll('input.sym-filter').length,
+      pickers: document.querySelectorAll('[data-symptoms]').length,
+      shown: [...document.querySelectorAll('[data-symptoms] button[data-symptom]')].map((b) => b.dataset.symptom).slice(0, 12),
+      none: document.querySelectorAll('[data-symptoms-none]').length,
+      groups: document.querySelectorAll('[data-symptoms] details').length,
+      open: document.querySelectorAll('[data-symptoms] details[open]').length,
+      hint: document.querySelectorAll('[data-hint]').length,
+      results: document.querySelectorAll('.results .finding').length,
+      focus: document.activeElement?.outerHTML.slice(0, 80),
+    }));
+    const pickerOk = await page.locator(`[data-symptoms] button[data-symptom="${RULE}"]`).count() === 1
+      && await page.locator('[data-symptoms] button[data-symptom]').count() < 10;
+    check('the symptom picker filters by error code', pickerOk, pickerOk ? '' : JSON.stringify(await pickerState()));
+    if (!pickerOk) await page.screenshot({ path: shotName('symptom-filter-failed') }).catch(() => {});
     await page.locator(`[data-symptoms] button[data-symptom="${RULE}"]`).click();
     await f.waitFor({ timeout: WAIT }).catch(() => {});
     check('start from a symptom: its finding and first question', await page.locator(`${FINDING}[data-from-symptom]`).count() === 1
