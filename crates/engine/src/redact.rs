@@ -409,7 +409,12 @@ fn find_all(text: &str) -> Vec<Found> {
                 let (start, run_end) = hex_colon_run(text, m.start(), m.end());
                 ipv6_covered = run_end;
                 let end = start + without_port(&text[start..run_end]).len();
-                if !keep_ipv6(&text[start..end]) {
+                // Colons alone name no one (`::10102` is no address: its
+                // last group has five digits, so `:10102` reads as a port
+                // and `:` is left): as an original, every colon of the
+                // input would be replaced (a pipeline fuzz find).
+                let any_digit = text[start..end].bytes().any(|b| b.is_ascii_hexdigit());
+                if any_digit && !keep_ipv6(&text[start..end]) {
                     out.push(Found { kind: Kind::Ipv6, start, end });
                 }
             }
@@ -1012,6 +1017,18 @@ mod tests {
             });
             assert!(!shown, "{:?} shows in {out:?}", m.original);
         }
+    }
+
+    #[test]
+    fn colons_left_of_a_port_are_no_address() {
+        // `::10102` is no IPv6 address (five digits in a group); `:10102`
+        // reads as a port, and the `:` left before it must not become an
+        // original that every colon of the input is then replaced as.
+        let text = "NPU  ::10102Y [x] 10:13:02 ipaddr:1922: 192.0.2.2";
+        let mut r = Redactor::for_texts(&[text]);
+        let out = r.redact(text);
+        assert!(r.mapping().iter().all(|m| m.original.bytes().any(|b| b.is_ascii_hexdigit())), "{:?}", r.mapping());
+        assert!(out.contains("10:13:02") && out.contains("ipaddr:1922:"), "{out}");
     }
 
     #[test]
