@@ -250,7 +250,7 @@ pub(crate) struct Fired {
     pub why: Why,
     pub from_symptom: bool,
     /// Only the rule's `weak` condition held: the finding is shown at info
-    /// level and explains nothing.
+    /// level, outranks nothing and absorbs no CANN code.
     pub weak_only: bool,
 }
 
@@ -598,9 +598,13 @@ fn cann_layer(
     flags: &mut Vec<(usize, &str)>,
 ) -> Unknown {
     let table = crate::cann::table();
-    // Codes the findings' rules say they explain.
-    let absorbed: BTreeSet<&str> =
-        list.iter().filter_map(|f| ctx.cat.rule(&f.id)).flat_map(|r| r.codes.iter().map(String::as_str)).collect();
+    // Codes the findings' rules say they explain; not a finding shown below
+    // its rule's severity, which fired on its `weak` condition alone.
+    let absorbed: BTreeSet<&str> = list
+        .iter()
+        .filter_map(|f| ctx.cat.rule(&f.id).filter(|r| r.severity == f.severity))
+        .flat_map(|r| r.codes.iter().map(String::as_str))
+        .collect();
     let loose: Vec<usize> = ctx
         .ev
         .named(crate::cann::FACTS[0].name)

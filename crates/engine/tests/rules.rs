@@ -245,7 +245,7 @@ fn answers_and_answered_by_name_registered_facts() {
 /// finding that outranks nothing; with `when` it adds its evidence.
 #[test]
 fn a_weak_condition_alone_gives_a_note_that_explains_nothing() {
-    let r = "id: held-elsewhere\nseverity: error\narea: other\ntitle: {en: T, zh: 标题}\nsummary: {en: S, zh: 说明}\nwhen:\n  signature: 'confirmed by the log'\nweak:\n  signature: 'looks busy'\noutranks: [npu-oom]\nfixes:\n  - title: {en: F, zh: 修复}\n    commands: ['true']\nexamples: {match: ['confirmed by the log'], no_match: [y]}\n";
+    let r = "id: held-elsewhere\nseverity: error\narea: other\ntitle: {en: T, zh: 标题}\nsummary: {en: S, zh: 说明}\nwhen:\n  signature: 'confirmed by the log'\nweak:\n  signature: 'looks busy'\noutranks: [npu-oom]\ncodes: ['100002']\nfixes:\n  - title: {en: F, zh: 修复}\n    commands: ['true']\nexamples: {match: ['confirmed by the log'], no_match: [y]}\n";
     let cat = Catalogue::load_with(rule_files(), &[("held-elsewhere.yaml".into(), r.to_string())]);
     assert!(cat.errors.is_empty(), "{:?}", cat.errors);
     let run = |text: &str| {
@@ -268,6 +268,11 @@ fn a_weak_condition_alone_gives_a_note_that_explains_nothing() {
     assert_eq!((f.id.as_str(), f.severity), ("held-elsewhere", roll_doctor_engine::Severity::Error));
     let lines: Vec<u32> = f.evidence.iter().map(|e| e.line).collect();
     assert_eq!(lines, [1, 2]);
+    // The rule's `codes` are absorbed only when it fired on firm ground.
+    let code = "acl init failed, errorCode = 100002";
+    let cann = |text: String| run(&text).findings.iter().any(|f| f.id == "cann-error-code");
+    assert!(cann(format!("looks busy\n{code}\n")), "a weak-only finding absorbed the code");
+    assert!(!cann(format!("confirmed by the log\n{code}\n")));
     // Nothing: silent.
     assert!(run("all quiet\n").findings.iter().all(|f| f.id != "held-elsewhere"));
     // A `weak` that does not type-check names its own path and line.

@@ -253,7 +253,8 @@ pub struct Rule {
     /// (an `npu-smi` table with busy cards: another process's memory, or
     /// the user's own running job). The rule fires on it too, but when only
     /// this holds the finding is shown at info level and explains nothing
-    /// (`outranks` does not apply): an ambiguous sign is not called a fault.
+    /// (`outranks` and `codes` do not apply): an ambiguous sign is not
+    /// called a fault.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weak: Option<Cond>,
     /// Ids this rule explains: when both fire, this one is the root cause.
