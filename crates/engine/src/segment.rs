@@ -3,8 +3,8 @@
 //! A paste is rarely one clean log. It is a terminal session with prompts,
 //! Markdown code fences, chat quotes, colour codes and Windows line endings.
 //! This module splits the paste at shell prompts, code fences and collector
-//! markers, and cleans each line (CRLF, ANSI escapes, `> ` quotes) when it
-//! is read. Every line keeps the 1-based line number it had in the user's
+//! markers, and cleans each line (CRLF, ANSI escapes, `> ` quotes, the
+//! timestamp `kubectl logs --timestamps` adds) when it is read. Every line keeps the 1-based line number it had in the user's
 //! text, so evidence always points at what the user pasted.
 //!
 //! A [`Segment`] does not copy its lines: it holds the spans of the input
@@ -34,7 +34,8 @@ use std::sync::OnceLock;
 pub struct Line {
     /// 1-based line number in the original paste.
     pub no: u32,
-    /// The line without CR, ANSI escapes and Markdown quote prefixes.
+    /// The line without CR, ANSI escapes, Markdown quote prefixes and a log
+    /// collector's timestamp.
     pub text: String,
 }
 
@@ -43,7 +44,8 @@ pub struct Line {
 pub struct Row<'a> {
     /// 1-based line number in the original paste.
     pub no: u32,
-    /// The line without CR, ANSI escapes and Markdown quote prefixes.
+    /// The line without CR, ANSI escapes, Markdown quote prefixes and a log
+    /// collector's timestamp.
     pub text: Cow<'a, str>,
 }
 
@@ -560,8 +562,9 @@ pub fn strip_ansi(s: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// Cleans one raw line: drops CR (a bare CR in the middle means the terminal
-/// overwrote the line, so only the last part was visible), ANSI escapes and
-/// Markdown quote prefixes (`> `, `> > `). Borrows unless escapes were removed.
+/// overwrote the line, so only the last part was visible), ANSI escapes,
+/// Markdown quote prefixes (`> `, `> > `) and a log collector's timestamp
+/// (see [`untimestamp`]). Borrows unless escapes were removed.
 pub fn clean(raw: &str) -> Cow<'_, str> {
     let raw = raw.strip_suffix('\r').unwrap_or(raw);
     let visible = match memchr::memrchr(b'\r', raw.as_bytes()) {
@@ -569,9 +572,9 @@ pub fn clean(raw: &str) -> Cow<'_, str> {
         None => raw,
     };
     match strip_ansi(visible) {
-        Cow::Borrowed(t) => Cow::Borrowed(unquote(t)),
+        Cow::Borrowed(t) => Cow::Borrowed(untimestamp(unquote(t))),
         Cow::Owned(o) => {
-            let t = unquote(&o);
+            let t = untimestamp(unquote(&o));
             if t.len() == o.len() {
                 Cow::Owned(o)
             } else {
@@ -584,6 +587,87 @@ pub fn clean(raw: &str) -> Cow<'_, str> {
 /// [`clean`], owned.
 pub fn clean_line(raw: &str) -> String {
     clean(raw).into_owned()
+}
+
+/// Whether a line whose first non-blank text is `t` may be a boundary or
+/// change when cleaned; the segmenter's fast path takes every other line as
+/// it is.
+fn may_need_cleaning(t: &str) -> bool {
+    match t.as_bytes()[0] {
+        0x80.. | b'`' | b'~' | b'=' | b'$' | b'#' | b'>' | b'\r' => true,
+        b'p' | b'c' => package_listing(t),
+        b'V' => t.starts_with(COLLECT_ENV_PACKAGES),
+        b'0'..=b'9' => maybe_timestamped(t),
+        _ => false,
+    }
+}
+
+/// The heading of `collect_env`'s package list.
+const COLLECT_ENV_PACKAGES: &str = "Versions of relevant libraries";
+
+/// Whether `t` may start with a log collector's timestamp (see
+/// [`untimestamp`]): the segmenter's fast path cleans such a line.
+fn maybe_timestamped(t: &str) -> bool {
+    let b = t.as_bytes();
+    b.len() >= 21 && b[4] == b'-' && b[10] == b'T'
+}
+
+/// Removes the RFC 3339 timestamp that `kubectl logs --timestamps`, `docker
+/// logs -t` and the container runtime's log files (`… stdout F `) put before
+/// every line of a program's output: `2026-07-15T09:15:41.123456789Z `. With
+/// it, an `npu-smi` table or a `pip list` fetched from a pod reads like the
+/// command's own output. Only the collector's form is taken (a `T`, seconds
+/// and a zone, then a space), not a program's own `2025-04-08 18:07:20,444`.
+fn untimestamp(t: &str) -> &str {
+    let b = t.as_bytes();
+    // Fast path: nearly every line fails on one of these bytes.
+    if !maybe_timestamped(t) || !b[0].is_ascii_digit() {
+        return t;
+    }
+    let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
+    let shape = digits(0..4)
+        && digits(5..7)
+        && b[7] == b'-'
+        && digits(8..10)
+        && digits(11..13)
+        && b[13] == b':'
+        && digits(14..16)
+        && b[16] == b':'
+        && digits(17..19);
+    if !shape {
+        return t;
+    }
+    let mut i = 19;
+    if b[i] == b'.' || b[i] == b',' {
+        let start = i + 1;
+        i = start;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == start {
+            return t;
+        }
+    }
+    match b.get(i) {
+        Some(b'Z') => i += 1,
+        Some(b'+' | b'-') if b.len() >= i + 6 && digits(i + 1..i + 3) && b[i + 3] == b':' && digits(i + 4..i + 6) => {
+            i += 6
+        }
+        Some(b'+' | b'-') if b.len() >= i + 5 && digits(i + 1..i + 5) => i += 5,
+        _ => return t,
+    }
+    if !matches!(b.get(i), Some(b' ' | b'\t')) {
+        return t;
+    }
+    let rest = &t[i + 1..];
+    // The container runtime's file format adds the stream and whether the
+    // line is Full or Partial.
+    for tag in ["stdout F ", "stderr F ", "stdout P ", "stderr P "] {
+        if let Some(r) = rest.strip_prefix(tag) {
+            return r;
+        }
+    }
+    rest
 }
 
 /// Removes Markdown quote prefixes (`> `, `> > `, up to 3 spaces before each).
@@ -625,6 +709,10 @@ fn boundary(text: &str) -> Option<Boundary> {
         Some(b'p') | Some(b'c') if package_listing(t) => {
             return Some(Boundary::Command(Some(t.trim_end().to_string())))
         }
+        // `collect_env` (vLLM's and PyTorch's, pasted into every vLLM-Ascend
+        // bug report) heads its package list so; the list is read on its own,
+        // not as part of the system info or npu-smi table above it.
+        Some(b'V') if t.starts_with(COLLECT_ENV_PACKAGES) => return Some(Boundary::Command(None)),
         Some(_) => text.contains('@') && (text.contains('$') || text.contains('#')),
     };
     if !maybe {
@@ -778,13 +866,7 @@ impl<'a> Iterator for Segments<'a> {
             // Fast path: nearly every line of a big log is neither blank nor
             // a boundary, which its first byte tells.
             let first = raw.bytes().position(|b| !matches!(b, b' ' | b'\t' | 0x0b | 0x0c));
-            let plain = !special
-                && first.is_none_or(|i| {
-                    let f = bytes[start + i];
-                    f < 0x80
-                        && !matches!(f, b'`' | b'~' | b'=' | b'$' | b'#' | b'>' | b'\r')
-                        && !(matches!(f, b'p' | b'c') && package_listing(&raw[i..]))
-                });
+            let plain = !special && first.is_none_or(|i| !may_need_cleaning(&raw[i..]));
             let (blank, visible): (bool, Cow<'a, str>) = if plain {
                 (first.is_none(), Cow::Borrowed(raw.strip_suffix('\r').unwrap_or(raw)))
             } else {
@@ -844,6 +926,36 @@ mod tests {
         assert_eq!(lines[1].text, "quoted");
         assert_eq!(lines[2].text, "progress 100%");
         assert_eq!(lines[2].no, 3);
+    }
+
+    #[test]
+    fn a_collectors_timestamps_are_dropped() {
+        let lines = normalise(concat!(
+            "2026-07-15T09:15:50+00:00 [pip3] triton==3.5.0\n",
+            "2024-01-02T03:04:05.123456789Z | NPU   Name | Health |\n",
+            "2024-01-02T03:04:05.1Z stderr F RuntimeError: boom\n",
+            "> 2024-01-02T03:04:05+0800 quoted\n",
+            "2025-04-08 18:07:20,444 INFO kept: a program's own timestamp\n",
+            "2024-01-02T03:04:05 kept: no zone\n",
+            "2024-01-02T03:04:05Zkept: no space\n",
+            "2024-01-02T03:04:05.Z kept: no fraction digits\n",
+            "2024-01-02T03:04:05Z",
+        ));
+        let texts: Vec<&str> = lines.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "[pip3] triton==3.5.0",
+                "| NPU   Name | Health |",
+                "RuntimeError: boom",
+                "quoted",
+                "2025-04-08 18:07:20,444 INFO kept: a program's own timestamp",
+                "2024-01-02T03:04:05 kept: no zone",
+                "2024-01-02T03:04:05Zkept: no space",
+                "2024-01-02T03:04:05.Z kept: no fraction digits",
+                "2024-01-02T03:04:05Z",
+            ]
+        );
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Installed Python packages: `pip list` (two-column table, also filtered
-//! with `| grep torch`), `pip freeze` (`name==version`) and `pip show X`
-//! (`Name:` / `Version:` blocks, `WARNING: Package(s) not found: …`).
+//! with `| grep torch`), `pip freeze` (`name==version`), `pip show X`
+//! (`Name:` / `Version:` blocks, `WARNING: Package(s) not found: …`) and
+//! `collect_env`'s `[pip3] name==version` lines.
 //!
 //! ```text
 //! $ pip list | grep -E "torch|triton"
@@ -90,6 +91,16 @@ fn row(t: &str) -> Option<(&str, &str)> {
     tail_ok.then_some((name, ver))
 }
 
+/// A line of `collect_env` (vLLM's and PyTorch's, in every vLLM-Ascend bug
+/// report) without its tag: `[pip3] torch==2.5.1`. It lists only the
+/// packages it finds relevant, so such a list is never taken as complete.
+/// Its `[conda] torch 2.5.1 pypi_0 pypi` lines repeat what pip sees of the
+/// same environment, in conda's spelling of the version; they are not read,
+/// or one package would show two versions.
+fn untag(t: &str) -> &str {
+    ["[pip3] ", "[pip] "].iter().find_map(|p| t.strip_prefix(p)).map_or(t, str::trim_start)
+}
+
 /// `name==version` of `pip freeze`.
 fn freeze(t: &str) -> Option<(&str, &str)> {
     let (n, v) = t.split_once("==")?;
@@ -134,10 +145,15 @@ pub fn score(seg: &Segment) -> u8 {
     let mut known = false;
     let (mut name, mut version, mut more) = (false, false, false);
     let mut hand = 0usize;
+    let mut tagged = 0usize;
     for l in seg.lines.iter().take(2000) {
-        let t = l.text.trim();
+        let line = l.text.trim();
+        let t = untag(line);
         if t.is_empty() {
             continue;
+        }
+        if t.len() != line.len() && (freeze(t).is_some() || row(t).is_some()) {
+            tagged += 1;
         }
         if t.starts_with("Package") && t.split_whitespace().nth(1) == Some("Version") {
             return 95;
@@ -163,6 +179,10 @@ pub fn score(seg: &Segment) -> u8 {
         }
     }
     if name && version && more {
+        return 85;
+    }
+    // collect_env's tags say what the lines are, whatever surrounds them.
+    if tagged >= 2 {
         return 85;
     }
     if total == 0 {
@@ -328,6 +348,7 @@ pub fn parse(seg: &Segment, sink: &mut FactSink<'_>) {
         if t.starts_with("---") || t.starts_with('#') || t.starts_with("WARNING") || t.starts_with("[notice]") {
             continue;
         }
+        let t = untag(t);
         let found = freeze(t).or_else(|| row(t)).or_else(|| typed(t));
         if let Some((n, v)) = found {
             let n = normalise(n);
@@ -390,6 +411,21 @@ mod tests {
 
     fn missing(fs: &[Fact], n: &str) -> bool {
         fs.iter().any(|f| f.name == "pip.missing" && f.subject.as_deref() == Some(n))
+    }
+
+    #[test]
+    fn collect_env_lists_are_read_but_never_complete() {
+        // vLLM's collect_env, as vllm-ascend#12113 pasted it (its timestamps
+        // are dropped when the lines are cleaned).
+        let text = "Versions of relevant libraries\n[pip3] numpy==1.26.4\n[pip3] torch==2.10.0+cpu\n[pip3] torch_npu==2.10.0\n[pip3] triton==3.5.0\n[pip3] triton_ascend==3.2.1\n[conda] torch 2.1.0 pypi_0 pypi\n[conda] Could not collect\n";
+        let fs = facts(text);
+        assert_eq!(pkg(&fs, "torch-npu").as_deref(), Some("2.10.0"));
+        assert_eq!(pkg(&fs, "triton").as_deref(), Some("3.5.0"));
+        assert_eq!(fs.iter().filter(|f| f.subject.as_deref() == Some("torch")).count(), 1, "conda's line is not read");
+        assert_eq!(pkg(&fs, "triton-ascend").as_deref(), Some("3.2.1"));
+        assert!(!fs.iter().any(|f| f.name == "pip.listing" || f.name == "pip.missing"));
+        let r = crate::diagnose(text);
+        assert_eq!(r.findings.first().map(|f| f.id.as_str()), Some("triton-conflict"));
     }
 
     #[test]
