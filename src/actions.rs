@@ -454,10 +454,16 @@ impl Ctx {
         self.diagnose(Some(FocusNext::FirstFinding { scroll: web::is_narrow() }));
     }
 
-    /// Focuses the first textarea once it is on the page.
+    /// Focuses the first textarea once it is on the page, unless the user has
+    /// gone on to a field of their own meanwhile: the frame can come after
+    /// they clicked into the symptom filter right after Clear, and their
+    /// typing then belongs there, not in the paste area.
     pub fn focus_first_input(&self) {
         let ctx = *self;
         request_animation_frame(move || {
+            if web::typing_in_a_field() {
+                return;
+            }
             let first = ctx.slots.try_get_untracked().and_then(|v| v.first().and_then(|s| s.area.get_untracked()));
             if let Some(el) = first {
                 let _ = el.focus();

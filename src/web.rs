@@ -276,6 +276,20 @@ pub fn active_element() -> Option<web_sys::HtmlElement> {
     document()?.active_element()?.dyn_into::<web_sys::HtmlElement>().ok()
 }
 
+/// Whether the focus is in a field the user types into (a text input, a
+/// textarea, a select or editable text).
+pub fn typing_in_a_field() -> bool {
+    let Some(a) = active_element() else { return false };
+    match a.tag_name().as_str() {
+        "TEXTAREA" | "SELECT" => true,
+        "INPUT" => !matches!(
+            a.get_attribute("type").unwrap_or_default().as_str(),
+            "button" | "checkbox" | "radio" | "submit" | "reset" | "file"
+        ),
+        _ => a.is_content_editable(),
+    }
+}
+
 /// Records a performance mark (the browser tests read them).
 pub fn mark(name: &str) {
     if let Some(p) = window().and_then(|w| w.performance()) {
