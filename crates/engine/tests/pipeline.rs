@@ -318,3 +318,22 @@ fn a_busy_npu_smi_table_alone_is_a_note() {
     assert_eq!(f.severity, Severity::Warn);
     assert!(f.evidence.len() >= 2, "the table's line is evidence beside the message: {:?}", f.evidence);
 }
+
+/// vLLM-Ascend's kernels failing to load is a note on its own (installs
+/// that never sleep the engine serve normally with it), and an error when the
+/// pasted ROLL config colocates roles, which sleep the rollout engine.
+#[test]
+fn missing_vllm_ascend_kernels_matter_to_colocated_roles() {
+    let warning = "(EngineCore_DP0 pid=241794) WARNING 09-18 10:33:14 [camem.py:64] Failed to import vllm_ascend_C:libvllm_ascend_kernels.so: cannot open shared object file: No such file or directory. Sleep mode will be disabled.\n";
+    let severity = |text: &str| {
+        diagnose(text).findings.into_iter().find(|f| f.id == "vllm-ascend-custom-ops-missing").map(|f| f.severity)
+    };
+    assert_eq!(severity(warning), Some(Severity::Info));
+    let config = |infer: &str| {
+        format!(
+            "actor_train:\n  device_mapping: list(range(0,8))\nactor_infer:\n  device_mapping: {infer}\n\n{warning}"
+        )
+    };
+    assert_eq!(severity(&config("list(range(0,8))")), Some(Severity::Error));
+    assert_eq!(severity(&config("list(range(8,16))")), Some(Severity::Info));
+}
