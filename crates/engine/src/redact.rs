@@ -360,6 +360,32 @@ fn hex_colon_run(text: &str, start: usize, end: usize) -> (usize, usize) {
     (start - before, end + after)
 }
 
+/// The pieces of the run `start..end` between runs of three or more colons,
+/// with where each starts; the whole run when it has none.
+fn pieces_between_colon_runs(text: &str, start: usize, end: usize) -> Vec<(usize, &str)> {
+    let run = &text[start..end];
+    if !run.contains(":::") {
+        return vec![(start, run)];
+    }
+    let b = run.as_bytes();
+    let mut out = Vec::new();
+    let (mut i, mut from) = (0, 0);
+    while i < b.len() {
+        if b[i] == b':' {
+            let colons = b[i..].iter().take_while(|&&c| c == b':').count();
+            if colons >= 3 {
+                out.push((start + from, &run[from..i]));
+                from = i + colons;
+            }
+            i += colons;
+        } else {
+            i += 1;
+        }
+    }
+    out.push((start + from, &run[from..]));
+    out
+}
+
 fn find_all(text: &str) -> Vec<Found> {
     let mut out = Vec::new();
     // Where the last IPv6 run taken whole ends: matches inside it are skipped,
@@ -406,16 +432,30 @@ fn find_all(text: &str) -> Vec<Found> {
                 // group into an original (`2001:db8::2.168.100.110`). Only
                 // a port stays (`ss` prints `::1:8265`, `fe80::1:6380`):
                 // rules read it, and it names no one.
-                let (start, run_end) = hex_colon_run(text, m.start(), m.end());
+                let (run_start, run_end) = hex_colon_run(text, m.start(), m.end());
                 ipv6_covered = run_end;
-                let end = start + without_port(&text[start..run_end]).len();
-                // Colons alone name no one (`::10102` is no address: its
-                // last group has five digits, so `:10102` reads as a port
-                // and `:` is left): as an original, every colon of the
-                // input would be replaced (a pipeline fuzz find).
-                let any_digit = text[start..end].bytes().any(|b| b.is_ascii_hexdigit());
-                if any_digit && !keep_ipv6(&text[start..end]) {
-                    out.push(Found { kind: Kind::Ipv6, start, end });
+                // Three colons in a row are in no address (it has at most one
+                // `::`): they separate pieces, each judged alone. Taken whole,
+                // `310:::…:::P3` (an npu-smi chip name garbled by the pipeline
+                // fuzz target) became an address placeholder and the link lost
+                // the finding on the chip; `:::fe80::1` still loses its address.
+                for (start, piece) in pieces_between_colon_runs(text, run_start, run_end) {
+                    // A piece with neither a colon nor a dot is a bare hex
+                    // word (`310`); one with dots still goes, as an IPv4
+                    // address glued to it (`10.1.2.3d::::6379`) would not
+                    // be found on its own.
+                    if !piece.contains(':') && !piece.contains('.') {
+                        continue;
+                    }
+                    let end = start + without_port(piece).len();
+                    // Colons alone name no one (`::10102` is no address: its
+                    // last group has five digits, so `:10102` reads as a port
+                    // and `:` is left): as an original, every colon of the
+                    // input would be replaced (a pipeline fuzz find).
+                    let any_digit = text[start..end].bytes().any(|b| b.is_ascii_hexdigit());
+                    if any_digit && !keep_ipv6(&text[start..end]) {
+                        out.push(Found { kind: Kind::Ipv6, start, end });
+                    }
                 }
             }
         } else if let Some(m) = c.name("ipv4") {
@@ -1032,6 +1072,21 @@ mod tests {
     }
 
     #[test]
+    fn three_colons_in_a_row_split_a_run_into_pieces() {
+        // The pipeline fuzz target garbled an npu-smi chip name into
+        // `310:::…:::P3`; taken as an address, the link lost the finding on it.
+        let chip = format!("| 0     310{}P3  | OK |", ":".repeat(40));
+        let mut r = Redactor::for_texts(&[chip.as_str()]);
+        assert_eq!(r.redact(&chip), chip);
+        // An address after such a run still goes.
+        let text = "addr:::fe80::1ff:fe23:4567:890a up";
+        let mut r = Redactor::for_texts(&[text]);
+        let out = r.redact(text);
+        assert!(!out.contains("fe80::1ff"), "{out}");
+        assert_eq!(r.mapping().iter().filter(|m| m.kind == Kind::Ipv6).count(), 1, "{:?}", r.mapping());
+    }
+
+    #[test]
     fn a_port_after_an_ipv6_address_stays() {
         // Old `ss` prints IPv6 listeners without brackets; the last group is the port.
         let text =
@@ -1041,6 +1096,8 @@ mod tests {
         // Found by the pipeline fuzz target: a malformed address glued to its port.
         let out = redact_all(&["LISTEN 0 511 127.0.0.1d::::6379 0.0.0.0:*"]);
         assert!(out[0].ends_with(":6379 0.0.0.0:*") && !out[0].contains("1d::"), "{out:?}");
+        let out = redact_all(&["LISTEN 0 511 10.1.2.3d::::6379 0.0.0.0:*"]);
+        assert!(out[0].ends_with(":6379 0.0.0.0:*") && !out[0].contains("10.1.2.3"), "{out:?}");
         // A full eight-group address has no port: its last group goes with it.
         let out = redact_all(&["addr 2400:1:2:3:4:5:6:7001 x fd12:3456::9"]);
         assert_eq!(out[0], "addr 2001:db8::1 x 2001:db8::2");
