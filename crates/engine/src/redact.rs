@@ -360,6 +360,16 @@ fn hex_colon_run(text: &str, start: usize, end: usize) -> (usize, usize) {
     (start - before, end + after)
 }
 
+/// Whether a piece of a split run may be an address: an IPv6 `::` or two
+/// colons, or a dotted quad of numbers.
+fn address_like(piece: &str) -> bool {
+    piece.contains("::")
+        || piece.bytes().filter(|&b| b == b':').count() >= 2
+        || piece
+            .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .any(|r| r.split('.').filter(|g| !g.is_empty()).count() >= 4)
+}
+
 /// The pieces of the run `start..end` between runs of three or more colons,
 /// with where each starts; the whole run when it has none.
 fn pieces_between_colon_runs(text: &str, start: usize, end: usize) -> Vec<(usize, &str)> {
@@ -439,12 +449,22 @@ fn find_all(text: &str) -> Vec<Found> {
                 // `310:::…:::P3` (an npu-smi chip name garbled by the pipeline
                 // fuzz target) became an address placeholder and the link lost
                 // the finding on the chip; `:::fe80::1` still loses its address.
-                for (start, piece) in pieces_between_colon_runs(text, run_start, run_end) {
-                    // A piece with neither a colon nor a dot is a bare hex
-                    // word (`310`); one with dots still goes, as an IPv4
-                    // address glued to it (`10.1.2.3d::::6379`) would not
-                    // be found on its own.
-                    if !piece.contains(':') && !piece.contains('.') {
+                let pieces = pieces_between_colon_runs(text, run_start, run_end);
+                let split = pieces.len() > 1;
+                for (start, piece) in pieces {
+                    // A piece goes only when it looks like an address itself:
+                    // a bare hex word (`310`) or number (`192.`, `5.0`) does
+                    // not, and as an original it would be replaced wherever it
+                    // occurs (`:192.` inside `ipaddr:192.168.100.111`, the
+                    // next pipeline fuzz find). An IPv4 address glued to a
+                    // piece (`10.1.2.3d::::6379`) is not found on its own, so
+                    // it takes the piece with it. A colon glued on from the
+                    // word before (`ipaddr:`) is no part of it.
+                    let (start, piece) = match piece.strip_prefix(':') {
+                        Some(rest) if split && !rest.starts_with(':') => (start + 1, rest),
+                        _ => (start, piece),
+                    };
+                    if split && !address_like(piece) {
                         continue;
                     }
                     let end = start + without_port(piece).len();
@@ -1084,6 +1104,13 @@ mod tests {
         let out = r.redact(text);
         assert!(!out.contains("fe80::1ff"), "{out}");
         assert_eq!(r.mapping().iter().filter(|m| m.kind == Kind::Ipv6).count(), 1, "{:?}", r.mapping());
+        // Numbers between the colons are no addresses, and nothing of them is
+        // replaced in another line: the next line keeps its `ipaddr:` key.
+        let text = "ipaddr:192.::::::::::5.0\nipaddr:192.168.100.111\n";
+        let mut r = Redactor::for_texts(&[text]);
+        let out = r.redact(text);
+        assert!(out.starts_with("ipaddr:192.::::::::::5.0\nipaddr:") && !out.contains("168.100.111"), "{out}");
+        assert!(r.mapping().iter().all(|m| m.kind == Kind::Ipv4), "{:?}", r.mapping());
     }
 
     #[test]
