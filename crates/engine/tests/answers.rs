@@ -295,6 +295,11 @@ const EXPECTED: &[(&str, &str, &str, &[&str])] = &[
     ("ulimit-too-low", "docker", "high", &[]),
     ("ulimit-too-low", "docker", "low", &["ulimit-too-low"]),
     ("ulimit-too-low", "docker", "empty", &[]),
+    // Alone an answer about placement is only the placement; with the kernels'
+    // import message in the paste, colocated roles make the finding an error
+    // (tests/pipeline.rs).
+    ("vllm-ascend-custom-ops-missing", "sleep", "colocated", &["colocate-vs-separate"]),
+    ("vllm-ascend-custom-ops-missing", "sleep", "separate", &["colocate-vs-separate"]),
 ];
 
 #[test]
@@ -607,4 +612,18 @@ fn answered_subject_limits_which_facts_answer_a_step() {
     assert_eq!(step(&rep, "cann-env-not-sourced", "home").state, StepState::Answered);
     let rep = run_with("$ echo $SOC_VERSION\nascend910b1\n", "cann-env-not-sourced", &[]);
     assert_eq!(step(&rep, "cann-env-not-sourced", "home").state, StepState::Ask);
+}
+
+/// The kernels' import message is a note until the user says the roles share
+/// NPUs: then the run needs sleep mode and the finding is an error.
+#[test]
+fn saying_roles_are_colocated_makes_missing_kernels_an_error() {
+    let text = "WARNING 09-18 10:33:14 [camem.py:64] Failed to import vllm_ascend_C:libvllm_ascend_kernels.so: cannot open shared object file: No such file or directory. Sleep mode will be disabled.\n";
+    let rule = "vllm-ascend-custom-ops-missing";
+    assert_eq!(finding(&run_with(text, rule, &[]), rule).severity, Severity::Info);
+    let r = run_with(text, rule, &[("sleep", "colocated")]);
+    assert_eq!(finding(&r, rule).severity, Severity::Error);
+    assert_eq!(step(&r, rule, "sleep").state, StepState::Answered);
+    let r = run_with(text, rule, &[("sleep", "separate")]);
+    assert_eq!(finding(&r, rule).severity, Severity::Info);
 }
