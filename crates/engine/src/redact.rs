@@ -360,11 +360,10 @@ fn hex_colon_run(text: &str, start: usize, end: usize) -> (usize, usize) {
     (start - before, end + after)
 }
 
-/// Whether a piece of a split run may be an address: an IPv6 `::` or two
-/// colons, or a dotted quad of numbers.
+/// Whether a piece of a split run may be an address: two colons (an IPv6
+/// `::` among them), or a dotted quad of numbers.
 fn address_like(piece: &str) -> bool {
-    piece.contains("::")
-        || piece.bytes().filter(|&b| b == b':').count() >= 2
+    piece.bytes().filter(|&b| b == b':').count() >= 2
         || piece
             .split(|c: char| !(c.is_ascii_digit() || c == '.'))
             .any(|r| r.split('.').filter(|g| !g.is_empty()).count() >= 4)

@@ -4,8 +4,9 @@
 //! Markdown code fences, chat quotes, colour codes and Windows line endings.
 //! This module splits the paste at shell prompts, code fences and collector
 //! markers, and cleans each line (CRLF, ANSI escapes, `> ` quotes, the
-//! timestamp `kubectl logs --timestamps` adds) when it is read. Every line keeps the 1-based line number it had in the user's
-//! text, so evidence always points at what the user pasted.
+//! timestamp `kubectl logs --timestamps` adds) when it is read. Every line
+//! keeps the 1-based line number it had in the user's text, so evidence
+//! always points at what the user pasted.
 //!
 //! A [`Segment`] does not copy its lines: it holds the spans of the input
 //! they occupy, and [`Segment::rows`] yields each cleaned line as a
