@@ -897,8 +897,10 @@ impl Redactor {
         };
         let mut spans = spans.into_iter().peekable();
         while let Some(mut f) = spans.next() {
-            carry(at, f.start, out.len(), &mut now);
-            out.push_str(&text[at..f.start]);
+            // Where a span may grow back to: not into the last placeholder
+            // replaced now, nor into one placed by an earlier pass.
+            let k = placed.partition_point(|&(s, _)| s < f.start);
+            let floor = at.max(if k > 0 { placed[k - 1].1.min(f.start) } else { 0 });
             let p = loop {
                 let original = &text[f.start..f.end];
                 // One value, one kind: what it was first known as. A span merged
@@ -917,12 +919,28 @@ impl Redactor {
                 // output would cut into the placeholder and spell it again
                 // (`2001:db8::1` before `::`), so the span takes in the
                 // text it glues to instead; it only grows, so this ends.
+                // Likewise the text before it and the placeholder's start
+                // (`rrrr` before `user-9` spells a known user `ruser`; the
+                // redact fuzz target found it): left to the passes in
+                // `redact`, each would cut one letter off such a run and spell
+                // the original again. The span takes in the word it is glued
+                // to instead; it only grows, down to `floor`, so this ends.
+                if let Some(back) = self.spelled_before_start(&text[floor..f.start], &p) {
+                    let mut start = f.start - back;
+                    while start > floor && is_word(text[..start].chars().next_back()) {
+                        start -= text[..start].chars().next_back().map_or(1, char::len_utf8);
+                    }
+                    f.start = start;
+                    continue;
+                }
                 let Some(more) = self.spelled_past_end(&p, &text[f.end..]) else { break p };
                 f.end += more;
                 while let Some(next) = spans.next_if(|n| n.start < f.end) {
                     f.end = f.end.max(next.end);
                 }
             };
+            carry(at, f.start, out.len(), &mut now);
+            out.push_str(&text[at..f.start]);
             now.push((out.len(), out.len() + p.len()));
             out.push_str(&p);
             at = f.end;
@@ -932,6 +950,23 @@ impl Redactor {
         // In order by construction: each carry and each placeholder lands past the last.
         debug_assert!(now.windows(2).all(|w| w[0].1 <= w[1].0));
         (out, now)
+    }
+
+    /// How far before the start of `placeholder` a known value starts when it
+    /// ends inside the placeholder, `before` being the text in front of it.
+    fn spelled_before_start(&mut self, before: &str, placeholder: &str) -> Option<usize> {
+        let &b = before.as_bytes().last()?;
+        if self.known_bytes[usize::from(b >> 6)] & (1 << (b & 63)) == 0 {
+            return None;
+        }
+        let mut w = before.len().saturating_sub(self.known_longest);
+        while !before.is_char_boundary(w) {
+            w += 1;
+        }
+        let tail = &before[w..];
+        let joined = format!("{tail}{placeholder}");
+        let cut = tail.len();
+        self.find_known(&joined).iter().filter(|f| f.start < cut && f.end > cut).map(|f| cut - f.start).max()
     }
 
     /// How far past the end of `placeholder` a known value reaches into
@@ -1055,6 +1090,20 @@ mod tests {
             });
             assert!(!shown, "{:?} shows in {out:?}", m.original);
         }
+    }
+
+    #[test]
+    fn the_text_before_a_placeholder_and_its_start_do_not_spell_an_original() {
+        // `rrrt` is a user (a prompt), so `rrrrrrrrt` becomes `rrrrr` + a
+        // placeholder, and `r` + `user-…` spells the user `ruser`: replaced
+        // pass by pass, one `r` at a time, it outlived the passes.
+        let texts = ["ruser@box:~$ ls", "rrrt@box:~$ ls", "log: rrrrrrrrrrrrrrrrrrrrt done"];
+        let mut r = Redactor::for_texts(&texts);
+        let out: Vec<String> = texts.iter().map(|t| r.redact(t)).collect();
+        for o in &out {
+            assert!(!o.contains("ruser") && !o.contains("rrrt"), "{o}");
+        }
+        assert!(out[2].starts_with("log: user-") && out[2].ends_with(" done"), "{}", out[2]);
     }
 
     #[test]
