@@ -93,9 +93,110 @@ const REFINE_MAX_LINES: usize = 20_000;
 /// keeps that block's kind, so a YAML config with blank lines between
 /// sections stays one segment while prose after a version list does not.
 pub fn split_and_detect(seg: Segment<'_>) -> Vec<(Segment<'_>, Detection)> {
-    if seg.command.is_some() || seg.line_count() > REFINE_MAX_LINES {
+    let mut out = Vec::new();
+    for (s, d) in split_into_kinds(seg) {
+        cut_at_traceback(s, d, &mut out);
+    }
+    out
+}
+
+/// The line that starts every Python traceback.
+const TRACEBACK: &str = "Traceback (most recent call last)";
+
+/// Pushes `seg`, cut before its first Python traceback when its kind is not
+/// scanned for signatures and is not a config: no package list, environment,
+/// `docker run` or version file prints one, so it is the program's output
+/// that followed them with no blank line between (vllm-ascend#834: a
+/// traceback right below `pip list`'s last row went unread). The part from
+/// the traceback on has no command and is detected on its own.
+fn cut_at_traceback<'a>(seg: Segment<'a>, d: Detection, out: &mut Vec<(Segment<'a>, Detection)>) {
+    let at = if d.kind.scanned_for_signatures() || d.kind == InputKind::RollConfig {
+        None
+    } else {
+        seg.rows().find(|r| r.text.trim_start().starts_with(TRACEBACK)).map(|r| r.no)
+    };
+    let first = seg.rows().next().map_or(0, |r| r.no);
+    let Some(at) = at.filter(|&at| at > first) else {
+        out.push((seg, d));
+        return;
+    };
+    let (mut head, mut tail): (Option<Segment<'a>>, Option<Segment<'a>>) = (None, None);
+    let mut cut = false;
+    for piece in seg.split_where(|l| {
+        let starts = !cut && l.trim_start().starts_with(TRACEBACK);
+        cut |= starts;
+        starts
+    }) {
+        // (A piece's start_line() is its command's line, which every piece keeps.)
+        let first = piece.rows().next().map_or(0, |r| r.no);
+        let half = if first < at { &mut head } else { &mut tail };
+        match half {
+            Some(h) => h.extend(piece),
+            None => *half = Some(piece),
+        }
+    }
+    if let Some(h) = head {
+        out.push((h, d));
+    }
+    if let Some(mut t) = tail {
+        t.command = None;
+        t.command_line = None;
+        let td = detect(&t);
+        out.push((t, td));
+    }
+}
+
+/// A segment a command named is of the command's kind. When that kind is
+/// not scanned for signatures (and is not a config, whose sections are
+/// blank-line separated), a later blank-line block that its own content
+/// shows strongly to be of another kind is split off, with the weak blocks
+/// after it: the output of what ran next, pasted with no prompt of its own
+/// (an `npu-smi` table below `cat …/ascend_toolkit_install.info`).
+fn split_off_after_command(seg: Segment<'_>) -> Vec<(Segment<'_>, Detection)> {
+    let mut blocks = seg.blocks().into_iter();
+    let (Some(mut head), Some(_)) = (blocks.next(), blocks.as_slice().first()) else {
         let d = detect(&seg);
         return vec![(seg, d)];
+    };
+    // The command names the first block's kind (what follows may outweigh it
+    // in the whole: a package list after a version file).
+    let d = detect(&head);
+    if d.kind.scanned_for_signatures() || d.kind == InputKind::RollConfig {
+        let d = detect(&seg);
+        return vec![(seg, d)];
+    }
+    let mut rest: Vec<(Segment<'_>, Detection)> = Vec::new();
+    for mut b in blocks {
+        b.command = None;
+        b.command_line = None;
+        let bd = detect(&b);
+        let strong = bd.kind != d.kind && bd.kind != InputKind::Unrecognised && bd.confidence >= 70;
+        match rest.last_mut() {
+            _ if strong => rest.push((b, bd)),
+            Some((last, _)) => last.extend(b),
+            None => head.extend(b),
+        }
+    }
+    if rest.is_empty() {
+        let d = detect(&seg);
+        return vec![(seg, d)];
+    }
+    let mut out = vec![(head, d)];
+    out.extend(rest.into_iter().map(|(s, _)| {
+        let d = detect(&s);
+        (s, d)
+    }));
+    out
+}
+
+/// [`split_and_detect`] before any cut at a traceback.
+fn split_into_kinds(seg: Segment<'_>) -> Vec<(Segment<'_>, Detection)> {
+    if seg.line_count() > REFINE_MAX_LINES {
+        let d = detect(&seg);
+        return vec![(seg, d)];
+    }
+    if seg.command.is_some() {
+        return split_off_after_command(seg);
     }
     let node = seg.node.clone();
     // A block read as a `docker run` gives up the text around the command:
@@ -197,6 +298,40 @@ mod tests {
 
     fn kind(text: &str) -> InputKind {
         detect(&segment(text)[0]).kind
+    }
+
+    #[test]
+    fn a_strong_block_after_a_commanded_version_file_is_split_off() {
+        // vllm-ascend#834: a version file shown with `cat` (no prompt), then, after a blank
+        // line, the package list and the program's output.
+        let text = "cat /usr/local/Ascend/ascend-toolkit/latest/aarch64-linux/ascend_toolkit_install.info\npackage_name=Ascend-cann-toolkit\nversion=8.1.RC1.alpha001\ninnerversion=V100R001C21B071\n\nPackage                                  Version\n---------------------------------------- -------------\ntorch                                    2.5.1\ntorch-npu                                2.5.1\nvllm                                     0.8.5.post1\nvllm_ascend                              0.7.3\n\nsee above\n";
+        // Typed without a prompt or after one, the command names only the first block.
+        for text in [text.to_string(), format!("[root@node-1 ~]# {text}")] {
+            let parts: Vec<(InputKind, u32)> = crate::segment::segments(&text)
+                .flat_map(split_and_detect)
+                .map(|(s, d)| (d.kind, s.rows().next().map_or(0, |r| r.no)))
+                .collect();
+            assert_eq!(parts, vec![(InputKind::AscendVersion, 2), (InputKind::PipList, 6)], "{text}");
+        }
+        // A commanded block of a scanned kind, or one with nothing strong after it, stays whole.
+        let one = "$ cat /etc/os-release\nNAME=x\n\nsome note\n";
+        assert_eq!(crate::segment::segments(one).flat_map(split_and_detect).count(), 1);
+    }
+
+    #[test]
+    fn a_traceback_below_a_package_list_is_cut_off_and_scanned() {
+        // vllm-ascend#834: no blank line between `pip list`'s last row and the program's output.
+        let text = "Package    Version\n---------- -------\ntorch      2.5.1\ntorch-npu  2.5.1\nvllm       0.8.5\nvllm_ascend 0.7.3\nINFO 05-13 19:24:04 [__init__.py:230] Platform plugin ascend is activated\nTraceback (most recent call last):\n  File \"demo.py\", line 1, in <module>\nImportError: cannot import name 'CompilationLevel'\n";
+        let parts: Vec<(InputKind, u32, u32)> = crate::segment::segments(text)
+            .flat_map(split_and_detect)
+            .map(|(s, d)| (d.kind, s.start_line(), s.end_line()))
+            .collect();
+        assert_eq!(parts.len(), 2, "{parts:?}");
+        assert_eq!((parts[0].0, parts[0].1, parts[0].2), (InputKind::PipList, 1, 7));
+        assert!(parts[1].0.scanned_for_signatures() && parts[1].1 == 8 && parts[1].2 == 10, "{parts:?}");
+        // A log keeps its tracebacks; a config is not cut.
+        let log = "INFO start\nTraceback (most recent call last):\n  File \"x.py\", line 1\nValueError: x\n";
+        assert_eq!(crate::segment::segments(log).flat_map(split_and_detect).count(), 1);
     }
 
     #[test]

@@ -596,7 +596,7 @@ pub fn clean_line(raw: &str) -> String {
 fn may_need_cleaning(t: &str) -> bool {
     match t.as_bytes()[0] {
         0x80.. | b'`' | b'~' | b'=' | b'$' | b'#' | b'>' | b'\r' => true,
-        b'p' | b'c' => package_listing(t),
+        b'p' | b'c' => package_listing(t) || file_shown(t),
         b'V' => t.starts_with(COLLECT_ENV_PACKAGES),
         b'0'..=b'9' => maybe_timestamped(t),
         _ => false,
@@ -707,7 +707,7 @@ fn boundary(text: &str) -> Option<Boundary> {
     let maybe = match b.first() {
         None => false,
         Some(b'`') | Some(b'~') | Some(b'=') | Some(b'$') | Some(b'#') => true,
-        Some(b'p') | Some(b'c') if package_listing(t) => {
+        Some(b'p') | Some(b'c') if package_listing(t) || file_shown(t) => {
             return Some(Boundary::Command(Some(t.trim_end().to_string())))
         }
         // `collect_env` (vLLM's and PyTorch's, pasted into every vLLM-Ascend
@@ -752,6 +752,17 @@ fn package_listing(t: &str) -> bool {
         (Some("python" | "python3"), Some("-m"), Some("pip")) => matches!(w.next(), Some("list" | "freeze")),
         _ => false,
     }
+}
+
+/// Whether `t` is `cat` of a file by its path, typed without a prompt
+/// (`cat /usr/local/Ascend/ascend-toolkit/latest/aarch64-linux/ascend_toolkit_install.info`,
+/// as vLLM-Ascend's issue template asks for it): what follows is that
+/// file, not the log above it (sglang#10421: a version file read as part of
+/// the traceback before it hid the traceback's error code).
+fn file_shown(t: &str) -> bool {
+    let mut w = t.split_whitespace();
+    matches!((w.next(), w.next()), (Some("cat"), Some(path)) if path.contains('/') && !path.starts_with('-'))
+        && w.next().is_none_or(|next| next == "|")
 }
 
 /// Splits a paste into segments. Never fails: a paste with no prompt is one
@@ -987,6 +998,18 @@ mod tests {
             cmds("pip install torch\npipeline list done\nconda activate x\ncheck pip list output\n"),
             vec![None]
         );
+    }
+
+    #[test]
+    fn a_file_shown_with_cat_without_a_prompt_starts_a_segment() {
+        // vLLM-Ascend's issue template asks for the toolkit's install.info this way
+        // (sglang#10421 quoted it after a traceback); a quoted copy too.
+        let cat = "cat /usr/local/Ascend/ascend-toolkit/latest/aarch64-linux/ascend_toolkit_install.info";
+        let text =
+            format!("RuntimeError: … error code is 507035\n{cat}\nversion=8.3.RC1\n> > {cat}\nversion=8.3.RC1\n");
+        assert_eq!(cmds(&text), vec![None, Some(cat.into()), Some(cat.into())]);
+        // `cat` in prose, of no path, or with an option first does not.
+        assert_eq!(cmds("cat the file\ncat -n /etc/hosts\ncatalogue /x\ncat /a /b more\n"), vec![None]);
     }
 
     #[test]
