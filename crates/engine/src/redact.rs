@@ -952,11 +952,15 @@ impl Redactor {
         (out, now)
     }
 
+    /// Whether some known value holds the byte `b`.
+    fn in_some_known(&self, b: u8) -> bool {
+        self.known_bytes[usize::from(b >> 6)] & (1 << (b & 63)) != 0
+    }
+
     /// How far before the start of `placeholder` a known value starts when it
     /// ends inside the placeholder, `before` being the text in front of it.
     fn spelled_before_start(&mut self, before: &str, placeholder: &str) -> Option<usize> {
-        let &b = before.as_bytes().last()?;
-        if self.known_bytes[usize::from(b >> 6)] & (1 << (b & 63)) == 0 {
+        if !self.in_some_known(*before.as_bytes().last()?) {
             return None;
         }
         let mut w = before.len().saturating_sub(self.known_longest);
@@ -974,8 +978,7 @@ impl Redactor {
     fn spelled_past_end(&mut self, placeholder: &str, rest: &str) -> Option<usize> {
         // Most text after a placeholder starts with a byte no known value
         // holds (a space, a slash): nothing can reach into it.
-        let &b = rest.as_bytes().first()?;
-        if self.known_bytes[usize::from(b >> 6)] & (1 << (b & 63)) == 0 {
+        if !self.in_some_known(*rest.as_bytes().first()?) {
             return None;
         }
         let mut w = rest.len().min(self.known_longest);
