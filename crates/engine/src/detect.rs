@@ -113,10 +113,15 @@ fn cut_at_traceback<'a>(seg: Segment<'a>, d: Detection, out: &mut Vec<(Segment<'
     let at = if d.kind.scanned_for_signatures() || d.kind == InputKind::RollConfig {
         None
     } else {
-        seg.rows().find(|r| r.text.trim_start().starts_with(TRACEBACK)).map(|r| r.no)
+        // A segment that starts with its traceback stays whole: nothing is before it.
+        let traceback = |r: &crate::segment::Row<'_>| r.text.trim_start().starts_with(TRACEBACK);
+        let mut rows = seg.rows();
+        match rows.next() {
+            Some(first) if !traceback(&first) => rows.find(traceback).map(|r| r.no),
+            _ => None,
+        }
     };
-    let first = seg.rows().next().map_or(0, |r| r.no);
-    let Some(at) = at.filter(|&at| at > first) else {
+    let Some(at) = at else {
         out.push((seg, d));
         return;
     };
@@ -165,15 +170,19 @@ fn split_off_after_command(seg: Segment<'_>) -> Vec<(Segment<'_>, Detection)> {
         let d = detect(&seg);
         return vec![(seg, d)];
     }
-    let mut rest: Vec<(Segment<'_>, Detection)> = Vec::new();
+    // The third field: whether the detection was made of the part as it now is.
+    let mut rest: Vec<(Segment<'_>, Detection, bool)> = Vec::new();
     for mut b in blocks {
         b.command = None;
         b.command_line = None;
         let bd = detect(&b);
         let strong = bd.kind != d.kind && bd.kind != InputKind::Unrecognised && bd.confidence >= 70;
         match rest.last_mut() {
-            _ if strong => rest.push((b, bd)),
-            Some((last, _)) => last.extend(b),
+            _ if strong => rest.push((b, bd, true)),
+            Some((last, _, fresh)) => {
+                last.extend(b);
+                *fresh = false;
+            }
             None => head.extend(b),
         }
     }
@@ -182,8 +191,8 @@ fn split_off_after_command(seg: Segment<'_>) -> Vec<(Segment<'_>, Detection)> {
         return vec![(seg, d)];
     }
     let mut out = vec![(head, d)];
-    out.extend(rest.into_iter().map(|(s, _)| {
-        let d = detect(&s);
+    out.extend(rest.into_iter().map(|(s, d, fresh)| {
+        let d = if fresh { d } else { detect(&s) };
         (s, d)
     }));
     out
