@@ -834,7 +834,12 @@ pub fn evaluate_full(cat: &Catalogue, c: &Collected, session: &Session, only: Op
     failure_like.sort();
     failure_like.dedup_by_key(|h| h.at);
     let (mut unexplained, unexplained_omitted) = unexplained::group(
-        failure_like.into_iter().filter(|h| !explained.contains(&h.at)).map(|h| ctx.evidence_of_hit(h)).collect(),
+        failure_like
+            .into_iter()
+            .filter(|h| !explained.contains(&h.at))
+            .map(|h| ctx.evidence_of_hit(h))
+            .filter(|l| !unexplained::only_the_log_level(&l.text))
+            .collect(),
     );
     // A code the table does not explain is still named with its component.
     for g in &mut unexplained {

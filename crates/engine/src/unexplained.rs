@@ -40,6 +40,79 @@ pub fn shape(text: &str) -> String {
     out
 }
 
+/// Whether the only failure-like word of `text` is the level of a log prefix
+/// (`ERROR 01-26 03:28:29 [multiproc_executor.py:671]`) in front of nothing,
+/// or in front of a line of a traceback's body: its header, a `File "…", line
+/// N` frame, the source line under a frame, or the `^^^^` marks. vLLM's
+/// worker processes print every line of a worker's traceback under that level,
+/// blank ones too, so each frame was listed as unexplained and buried the
+/// exception line, which is still listed (it names its exception).
+pub fn only_the_log_level(text: &str) -> bool {
+    let Some((before, after)) = around_level(text) else { return false };
+    let (message, bracketed) = message_of(after);
+    let body = message.trim();
+    let traceback_body = body.is_empty()
+        || body.starts_with("File \"")
+        || body == "Traceback (most recent call last):"
+        || body.bytes().all(|b| matches!(b, b'^' | b'~' | b' '))
+        // The source line under a frame: Python indents it by exactly four
+        // spaces (CANN's error reports indent their `Possible Cause:` and
+        // `Solution:` lines by eight, and those stay). Told from the level's
+        // own padding by the `[file:N]` before it.
+        || (bracketed && message.starts_with("    ") && !message[4..].starts_with(' '));
+    traceback_body && !failure_like(message) && !failure_like(before)
+}
+
+/// The text before and after the first `ERROR` that stands as a word.
+fn around_level(text: &str) -> Option<(&str, &str)> {
+    let b = text.as_bytes();
+    let mut from = 0;
+    while let Some(i) = text[from..].find("ERROR").map(|i| i + from) {
+        let end = i + "ERROR".len();
+        let word_before = i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_');
+        let word_after = end < b.len() && (b[end].is_ascii_alphanumeric() || b[end] == b'_');
+        if !word_before && !word_after {
+            return Some((&text[..i], &text[end..]));
+        }
+        from = end;
+    }
+    None
+}
+
+/// What a log prefix's level is followed by, past a `]` closing `[ERROR]`,
+/// a timestamp and a `[file.py:N]` source position; and whether that
+/// position was there (then one space separates it from the message).
+fn message_of(after: &str) -> (&str, bool) {
+    let mut rest = after.strip_prefix(']').unwrap_or(after).trim_start();
+    // Timestamp words: `01-26 03:28:29`, `2026-01-26-03:28:29`, `09:15:41.123`.
+    while let Some(word) = rest.split(' ').next().filter(|w| {
+        w.bytes().any(|b| b.is_ascii_digit())
+            && w.bytes().any(|b| b == b'-' || b == b':')
+            && w.bytes().all(|b| b.is_ascii_digit() || b"-:.,T".contains(&b))
+    }) {
+        rest = rest[word.len()..].trim_start();
+    }
+    if rest.starts_with('[') {
+        if let Some(close) = rest.find(']') {
+            let inside = &rest[1..close];
+            if inside.rsplit_once(':').is_some_and(|(file, line)| {
+                !file.is_empty() && !line.is_empty() && line.bytes().all(|b| b.is_ascii_digit())
+            }) {
+                let message = &rest[close + 1..];
+                return (message.strip_prefix(' ').unwrap_or(message), true);
+            }
+        }
+    }
+    (rest, false)
+}
+
+fn failure_like(text: &str) -> bool {
+    static RE: std::sync::OnceLock<Option<regex::bytes::Regex>> = std::sync::OnceLock::new();
+    RE.get_or_init(|| crate::pattern::compile(crate::pattern::FAILURE_LIKE).ok())
+        .as_ref()
+        .is_none_or(|re| re.is_match(text.as_bytes()))
+}
+
 /// Groups `lines` (already filtered to unexplained ones, in input order):
 /// at most [`MAX_GROUPS`] groups, and how many lines fell in none of them.
 pub fn group(lines: Vec<EvidenceLine>) -> (Vec<UnexplainedGroup>, usize) {
@@ -84,6 +157,43 @@ mod tests {
         assert_eq!((g.len(), omitted), (2, 0));
         assert_eq!(g[0].count, 2);
         assert_eq!(g[0].lines, vec![3, 9]);
+    }
+
+    #[test]
+    fn a_log_level_before_a_traceback_line_is_not_a_failure() {
+        let p =
+            "(vLLMHttpServer pid=2790495) (Worker_TP1 pid=2805207) ERROR 01-26 03:28:29 [multiproc_executor.py:671]";
+        for line in [
+            format!("{p} "),
+            format!("{p} Traceback (most recent call last):"),
+            format!("{p}   File \"/usr/local/lib/python3.11/site-packages/torch_npu/npu/utils.py\", line 72, in synchronize"),
+            format!("{p}     get_torch_device().synchronize()"),
+            format!("{p}     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^"),
+            "ERROR 09-01 20:16:24".to_string(),
+        ] {
+            assert!(only_the_log_level(&line), "{line}");
+        }
+        for line in [
+            format!("{p} RuntimeError: The Inner error is reported as above."),
+            format!(
+                "{p} [ERROR] 2026-01-26-03:28:29 (PID:2805207, Device:1, RankID:-1) ERR00100 PTA call acl api failed."
+            ),
+            format!("{p}     raise KeyError: 'actor_train'"),
+            format!("{p}         Possible Cause: Available memory is insufficient."),
+            format!("{p}         Check nnopExecutor != nullptr failed"),
+            format!("{p} Error executing method 'init_worker'. This might cause deadlock in distributed execution"),
+            // The level's padding is not indentation.
+            "2026-07-15 09:15:41 ERROR    Something went wrong".to_string(),
+            "ERROR: Could not find a version that satisfies the requirement torch-npu==2.10.0".to_string(),
+            "[ERROR] RUNTIME(1234,python):2026-07-15-09:15:41.123.456 [engine.cc:1234] 1234 report error module"
+                .to_string(),
+            "ValueError: bad".to_string(),
+            // A code after the level is no timestamp.
+            "[FATAL]  Acl return error csrc/kernels/ascend/attention/attention.cc:140, with ERROR 561103".to_string(),
+            "KeyError: 'x' ERROR 01-26 03:28:29 [a.py:1]".to_string(),
+        ] {
+            assert!(!only_the_log_level(&line), "{line}");
+        }
     }
 
     #[test]
