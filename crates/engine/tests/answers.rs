@@ -277,6 +277,7 @@ const EXPECTED: &[(&str, &str, &str, &[&str])] = &[
     ("ray-head-port-occupied-by-other-process", "listen", "loopback", &[]),
     ("ray-no-npu-resources", "status", "ok", &[]),
     ("ray-no-npu-resources", "status", "no-npu", &["ray-no-npu-resources"]),
+    ("ray-no-npu-resources", "status", "too-big", &["device-mapping-exceeds-cluster"]),
     ("ray-no-npu-resources", "visible", "ok", &[]),
     ("ray-no-npu-resources", "visible", "no-npu", &["npu-not-visible-in-container"]),
     ("ray-nodes-not-joining", "listen", "gcs", &[]),
