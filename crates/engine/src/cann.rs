@@ -121,6 +121,51 @@ pub fn codes_in(line: &str) -> Vec<String> {
     out
 }
 
+/// torch_npu's own error code on a line (`ERR00100 PTA call acl api failed`,
+/// `ERR02200 DIST call hccl api failed`): `ERR`, five digits, and the upper-case
+/// name of torch_npu's part that raised it. Not a CANN code: the words after
+/// it say what kind of failure torch_npu saw, and for a failed AscendCL or
+/// HCCL call the cause is the return code and CANN's report printed with it.
+pub fn torch_npu_code(line: &str) -> Option<(&str, TorchNpuKind)> {
+    let b = line.as_bytes();
+    let mut from = 0;
+    while let Some(i) = line[from..].find("ERR").map(|i| i + from) {
+        from = i + 3;
+        let code_end = i + 8;
+        let word_before = i > 0 && b[i - 1].is_ascii_alphanumeric();
+        if word_before || b.len() <= code_end + 1 || !b[i + 3..code_end].iter().all(u8::is_ascii_digit) {
+            continue;
+        }
+        let rest = &line[code_end..];
+        let Some(after) = rest.strip_prefix(' ') else { continue };
+        let part = after.split(' ').next().unwrap_or("");
+        if part.len() < 2 || !part.bytes().all(|c| c.is_ascii_uppercase()) {
+            continue;
+        }
+        let words = after[part.len()..].trim_start().to_ascii_lowercase();
+        let kind = if words.starts_with("call acl api failed") {
+            TorchNpuKind::Acl
+        } else if words.starts_with("call hccl api failed") {
+            TorchNpuKind::Hccl
+        } else {
+            TorchNpuKind::Own
+        };
+        return Some((&line[i..code_end], kind));
+    }
+    None
+}
+
+/// What a torch_npu code says failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TorchNpuKind {
+    /// An AscendCL call returned an error (`… call acl api failed`).
+    Acl,
+    /// An HCCL call returned an error (`… call hccl api failed`).
+    Hccl,
+    /// One of torch_npu's own checks, or an exception it did not classify.
+    Own,
+}
+
 /// A first check for a code: what to look at, and the command, if any.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct Check {
@@ -267,6 +312,40 @@ pub mod texts {
         )
     }
 
+    /// The annotation of a torch_npu code in the unexplained panel.
+    pub fn torch_npu(code: &str, kind: super::TorchNpuKind) -> Text {
+        use super::TorchNpuKind::*;
+        match kind {
+            Acl => Text::new(
+                format!(
+                    "{code}: torch_npu's code for an AscendCL call that failed. It is the messenger: the ACL return code \
+                     (`error code is …`) and CANN's report printed with it (E… codes, `[FUNC:…]` lines) name the cause"
+                ),
+                format!(
+                    "{code}：torch_npu 表示某个 AscendCL 调用失败的错误码。它只是转述者：与它一起打印的 ACL 返回码（`error code is …`）\
+                     和 CANN 的报错（E 开头的错误码、`[FUNC:…]` 行）才说明原因"
+                ),
+            ),
+            Hccl => Text::new(
+                format!(
+                    "{code}: torch_npu's code for an HCCL call that failed. HCCL's return code and its report printed with it \
+                     (EI… / EJ… codes, the rank and the peer it could not reach) name the cause"
+                ),
+                format!(
+                    "{code}：torch_npu 表示某个 HCCL 调用失败的错误码。与它一起打印的 HCCL 返回码和报错（EI… / EJ… 错误码、\
+                     连不上的 rank 与对端）才说明原因"
+                ),
+            ),
+            Own => Text::new(
+                format!(
+                    "{code}: torch_npu's own error code, not CANN's. The words after it say what kind of check failed; \
+                     the traceback's last frames say which call"
+                ),
+                format!("{code}：torch_npu 自己的错误码，不是 CANN 的。它后面的文字说明是哪类检查失败；traceback 的最后几帧说明是哪个调用"),
+            ),
+        }
+    }
+
     /// The component annotation of an unknown code in the unexplained panel.
     pub fn unknown(code: &str, component: &Text) -> Text {
         Text::new(
@@ -279,6 +358,32 @@ pub mod texts {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn torch_npu_codes_are_read_with_their_kind() {
+        use TorchNpuKind::*;
+        for (line, want) in [
+            (
+                "[ERROR] 2026-01-26-03:28:29 (PID:2805207, Device:1, RankID:-1) ERR00100 PTA call acl api failed.",
+                Some(("ERR00100", Acl)),
+            ),
+            (
+                "[ERROR] 2025-03-01-10:00:00 (PID:1, Device:0, RankID:3) ERR02200 DIST call hccl api failed.",
+                Some(("ERR02200", Hccl)),
+            ),
+            (
+                "[ERROR] 2025-03-01-10:00:00 (PID:1, Device:0, RankID:-1) ERR01005 OPS internal error",
+                Some(("ERR01005", Own)),
+            ),
+            ("ERR99999 UNKNOWN applicaiton exception", Some(("ERR99999", Own))),
+            ("XERR00100 PTA call acl api failed", None),
+            ("ERR0010 PTA call acl api failed", None),
+            ("ERR00100 pta lower case", None),
+            ("ERRORS: none", None),
+        ] {
+            assert_eq!(torch_npu_code(line), want, "{line}");
+        }
+    }
 
     #[test]
     fn the_table_loads_and_is_bilingual() {

@@ -846,6 +846,9 @@ pub fn evaluate_full(cat: &Catalogue, c: &Collected, session: &Session, only: Op
         let code = crate::cann::codes_in(&g.first.text).into_iter().find(|c| unknown.codes.contains(c));
         if let Some((code, p)) = code.and_then(|c| crate::cann::table().component(&c).map(|p| (c.clone(), p))) {
             g.note = Some(crate::cann::texts::unknown(&code, &p.component));
+        } else if let Some((code, kind)) = crate::cann::torch_npu_code(&g.first.text) {
+            // torch_npu's own code says which layer failed, not why.
+            g.note = Some(crate::cann::texts::torch_npu(code, kind));
         }
     }
     let cluster = crate::cluster::summary(&c.nodes, facts, &flags, |f| ctx.evidence_of_fact(f));
