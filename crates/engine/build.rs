@@ -12,6 +12,11 @@
 //! Left out of the JSON: the rules' sources and examples (the examples'
 //! error codes are kept, for the symptom search) and the code table's
 //! sources; tests read those from the YAML.
+//!
+//! It also works out, with the engine's own `src/factor.rs`, how the
+//! signature scan searches for each signature of the rules (its required
+//! factor's branches), and writes them to `$OUT_DIR/factors.bin` (`factor::encode`): that analysis, parsing every pattern, was half of
+//! loading the catalogue.
 
 use std::path::{Path, PathBuf};
 
@@ -21,6 +26,47 @@ mod yaml;
 
 #[path = "src/rules/example_codes.rs"]
 mod example_codes;
+
+#[allow(dead_code)]
+#[path = "src/factor.rs"]
+mod factor;
+
+/// Every `signature:` value in a rule (wherever its conditions nest it).
+fn signatures(v: &serde_json::Value, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::Object(m) => {
+            for (k, x) in m {
+                match (k.as_str(), x) {
+                    ("signature", serde_json::Value::String(s)) => out.push(s.clone()),
+                    _ => signatures(x, out),
+                }
+            }
+        }
+        serde_json::Value::Array(xs) => xs.iter().for_each(|x| signatures(x, out)),
+        _ => {}
+    }
+}
+
+/// `$OUT_DIR/factors.bin`: each signature's branches (`factor::encode`).
+fn factors_table(mut patterns: Vec<String>) -> Vec<u8> {
+    patterns.sort();
+    patterns.dedup();
+    let mut keys: Vec<(u64, &String)> = patterns.iter().map(|p| (factor::key(p), p)).collect();
+    keys.sort();
+    if let Some(w) = keys.windows(2).find(|w| w[0].0 == w[1].0) {
+        panic!("two signatures share a factor key: {:?} and {:?}", w[0].1, w[1].1);
+    }
+    // In key order: the engine looks entries up by binary search.
+    let mut table = Vec::new();
+    for (_, p) in keys {
+        // A pattern without a factor (or that does not parse) is left to
+        // the engine, which then turns the finder off, as it would.
+        if let Some(branches) = factor::branches(p) {
+            factor::encode(p, &branches, &mut table).unwrap_or_else(|| panic!("too large for the table: {p:?}"));
+        }
+    }
+    table
+}
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
@@ -45,6 +91,7 @@ fn main() {
     // `cann/` holds the CANN error-code table, data of another shape than a
     // rule (crate::cann embeds it).
     let mut src = String::from("pub(crate) static RULE_FILES: &[(&str, &str)] = &[\n");
+    let mut patterns = Vec::new();
     for f in &files {
         let rel = f.strip_prefix(&rules_dir).unwrap().to_string_lossy().replace('\\', "/");
         if !rel.starts_with("cann/") {
@@ -52,6 +99,7 @@ fn main() {
             let json = match yaml::parse(&text) {
                 Ok(Some(tree)) => {
                     let mut value = yaml::to_json(&tree);
+                    signatures(&value, &mut patterns);
                     // Where the knowledge comes from is for the people who
                     // keep the rules (they read the YAML); nothing at run
                     // time shows it, and it is a tenth of the rules' bytes.
@@ -104,4 +152,6 @@ fn main() {
     std::fs::write(PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("cann_codes.json"), json).unwrap();
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("rule_files.rs");
     std::fs::write(out, src).unwrap();
+    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("factors.bin");
+    std::fs::write(out, factors_table(patterns)).unwrap();
 }

@@ -34,9 +34,9 @@
 //! `export HCCL_CONNECT_TIMEOUT=3600` mention an error string or a setting
 //! without anything having failed. [`is_typed_command`] filters them.
 
+use crate::factor::{set_bytes, set_has, set_len, Branch, ByteSet};
 use crate::segment::{clean, Line, Segment, Widths};
 use regex::bytes::{Regex, RegexSet};
-use regex_syntax::hir::{Class, Hir, HirKind};
 
 /// All signatures, compiled.
 #[derive(Debug)]
@@ -334,155 +334,6 @@ const WINDOW: usize = 256 << 10;
 /// passes of 33 and the scan costs what it did with 32 keys a pass.
 const GROUP: usize = 40;
 
-/// The bytes a position of a fixed-width piece may hold.
-type ByteSet = [u64; 4];
-
-fn set_has(s: &ByteSet, b: u8) -> bool {
-    s[(b >> 6) as usize] & (1u64 << (b & 63)) != 0
-}
-
-fn set_len(s: &ByteSet) -> u32 {
-    s.iter().map(|w| w.count_ones()).sum()
-}
-
-fn set_bytes(s: &ByteSet) -> impl Iterator<Item = u8> + '_ {
-    s.iter().enumerate().flat_map(|(i, &w)| {
-        let mut w = w;
-        std::iter::from_fn(move || {
-            (w != 0).then(|| {
-                let b = w.trailing_zeros();
-                w &= w - 1;
-                (i as u32 * 64 + b) as u8
-            })
-        })
-    })
-}
-
-fn set_of(bytes: impl IntoIterator<Item = u8>) -> ByteSet {
-    let mut s = [0u64; 4];
-    for b in bytes {
-        s[(b >> 6) as usize] |= 1u64 << (b & 63);
-    }
-    s
-}
-
-/// The set with ASCII letters folded to lower case.
-fn set_folded(s: &ByteSet) -> ByteSet {
-    // 'A'..='Z' are bits 1..=26 of the second word, 'a'..='z' bits 33..=58.
-    const UPPER: u64 = 0x07ff_fffe;
-    let mut f = *s;
-    f[1] = (s[1] & !UPPER) | ((s[1] & UPPER) << 32);
-    f
-}
-
-/// The byte sets of a fixed-width factor, position by position (assertions
-/// are zero-width and left out), or `None` when it is not fixed-width.
-fn positions(h: &Hir, out: &mut Vec<ByteSet>) -> Option<()> {
-    match h.kind() {
-        HirKind::Empty | HirKind::Look(_) => {}
-        HirKind::Literal(l) => out.extend(l.0.iter().map(|&b| set_of([b]))),
-        HirKind::Class(Class::Bytes(c)) => out.push(set_of(c.iter().flat_map(|r| r.start()..=r.end()))),
-        HirKind::Capture(c) => positions(&c.sub, out)?,
-        HirKind::Repetition(r) if Some(r.min) == r.max && r.min <= 64 => {
-            for _ in 0..r.min {
-                positions(&r.sub, out)?;
-            }
-        }
-        HirKind::Concat(xs) => {
-            for x in xs {
-                positions(x, out)?;
-            }
-        }
-        _ => return None,
-    }
-    Some(())
-}
-
-/// How a factor's alternative is searched.
-enum Branch {
-    /// One of these literals is in the line; `folded`: in any case (the
-    /// literals are in lower case, searched in the lower-cased line).
-    Lits(Vec<Vec<u8>>, bool),
-    /// A fixed-width run of byte sets, matched in the raw line.
-    Piece(Vec<ByteSet>),
-    /// Anything else: a regex.
-    Regex(Hir),
-}
-
-/// The longest common prefix of `lits`.
-fn common_prefix(lits: &[Vec<u8>]) -> &[u8] {
-    let first = &lits[0];
-    let n = lits.iter().map(|l| first.iter().zip(l).take_while(|(a, b)| a == b).count()).min().unwrap_or(0);
-    &first[..n]
-}
-
-/// The longest run of single-byte sets in `sets`, as `(start, end)`.
-fn longest_run(sets: &[ByteSet]) -> (usize, usize) {
-    let (mut best, mut start) = ((0, 0), 0);
-    for i in 0..=sets.len() {
-        if i == sets.len() || set_len(&sets[i]) != 1 {
-            if i - start > best.1 - best.0 {
-                best = (start, i);
-            }
-            start = i + 1;
-        }
-    }
-    best
-}
-
-/// Classifies one alternative of a required factor.
-fn branch(h: &Hir) -> Branch {
-    let mut pos = Vec::new();
-    if positions(h, &mut pos).is_some() && !pos.is_empty() {
-        let run = longest_run(&pos);
-        let folded: Vec<ByteSet> = pos.iter().map(set_folded).collect();
-        let frun = longest_run(&folded);
-        let bytes = |sets: &[ByteSet]| -> Vec<u8> { sets.iter().filter_map(|s| set_bytes(s).next()).collect() };
-        // Text as written, unless `(?i)` leaves only a short run of it.
-        if run.1 - run.0 >= 3 && (run.1 - run.0 >= 6 || frun.1 - frun.0 < 8) {
-            return Branch::Lits(vec![bytes(&pos[run.0..run.1])], false);
-        }
-        if frun.1 - frun.0 >= 3 {
-            return Branch::Lits(vec![bytes(&folded[frun.0..frun.1])], true);
-        }
-        // A few classes (`[EW]`): the longest window of at most 16 spellings.
-        let mut win: Option<(usize, usize)> = None;
-        for start in 0..pos.len() {
-            let (mut end, mut variants) = (start, 1usize);
-            while end < pos.len() && variants * set_len(&pos[end]) as usize <= 16 {
-                variants *= set_len(&pos[end]) as usize;
-                end += 1;
-            }
-            if end - start >= 3 && win.is_none_or(|(a, b)| end - start > b - a) {
-                win = Some((start, end));
-            }
-        }
-        if let Some((a, b)) = win {
-            let mut lits: Vec<Vec<u8>> = vec![Vec::new()];
-            for s in &pos[a..b] {
-                lits = lits.iter().flat_map(|l| set_bytes(s).map(move |c| [l.as_slice(), &[c]].concat())).collect();
-            }
-            return Branch::Lits(lits, false);
-        }
-        return Branch::Piece(pos);
-    }
-    // An alternation inside: its (few) literal prefixes.
-    let seq = regex_syntax::hir::literal::Extractor::new().extract(h);
-    if let Some(lits) = seq.literals() {
-        let mut lits: Vec<Vec<u8>> = lits.iter().map(|l| l.as_bytes().to_vec()).collect();
-        lits.sort();
-        lits.dedup();
-        if !lits.is_empty() && lits.len() <= 32 && lits.iter().all(|l| l.len() >= 3) {
-            let lcp = common_prefix(&lits);
-            if lcp.len() >= 4 {
-                return Branch::Lits(vec![lcp.to_vec()], false);
-            }
-            return Branch::Lits(lits, false);
-        }
-    }
-    Branch::Regex(h.clone())
-}
-
 /// A fixed-width piece, found by its rarest position (`memchr` over at most
 /// three bytes) and checked position by position around it.
 #[derive(Debug)]
@@ -579,6 +430,36 @@ const REGEX: u32 = u32::MAX - 1;
 /// A line with an escape sequence: cleaning may change what it holds.
 const DIRTY: u32 = u32::MAX;
 
+/// The branches of every embedded signature, worked out by build.rs with
+/// `crate::factor` (`$OUT_DIR/factors.bin`, [`crate::factor::encode`]).
+mod precomputed {
+    use crate::factor::Branch;
+    use std::sync::OnceLock;
+
+    static TABLE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/factors.bin"));
+
+    /// Each entry's key and start, read once (the build wrote them in key
+    /// order).
+    fn index() -> &'static [(u64, usize)] {
+        static INDEX: OnceLock<Vec<(u64, usize)>> = OnceLock::new();
+        INDEX.get_or_init(|| crate::factor::entries(TABLE).collect())
+    }
+
+    /// The build's branches of `pattern`, if the build saw it.
+    pub(super) fn branches(pattern: &str) -> Option<Vec<Branch>> {
+        let index = index();
+        let i = index.binary_search_by_key(&crate::factor::key(pattern), |e| e.0).ok()?;
+        crate::factor::decode(TABLE, index[i].1, pattern)
+    }
+
+    /// How many patterns the table has, and whether in key order (for the
+    /// test that checks it).
+    #[cfg(test)]
+    pub(super) fn len_sorted() -> (usize, bool) {
+        (index().len(), index().windows(2).all(|w| w[0].0 < w[1].0))
+    }
+}
+
 /// Finds the lines that may match some signature, and which may.
 #[derive(Debug)]
 struct Finder {
@@ -610,18 +491,16 @@ impl Finder {
         let mut pieces: BTreeMap<Vec<ByteSet>, Vec<usize>> = BTreeMap::new();
         let mut regexes: BTreeMap<String, Vec<usize>> = BTreeMap::new();
         for (pi, p) in patterns.iter().enumerate() {
-            let hir = regex_syntax::ParserBuilder::new().unicode(false).utf8(false).build().parse(p).ok()?;
-            let (factor, _) = factor(&hir)?;
-            let alternatives = match factor.kind() {
-                HirKind::Alternation(xs) => xs.clone(),
-                _ => vec![factor],
+            // The embedded signatures' branches were worked out at build time.
+            let branches = match precomputed::branches(p) {
+                Some(b) => b,
+                None => crate::factor::branches(p)?,
             };
-            for a in &alternatives {
-                let owners = match branch(a) {
+            for b in branches {
+                let owners = match b {
                     Branch::Lits(l, folded) => lits.entry((l, folded)).or_default(),
-                    Branch::Piece(s) if Piece::new(s.clone()).is_some() => pieces.entry(s).or_default(),
-                    Branch::Piece(_) => regexes.entry(a.to_string()).or_default(),
-                    Branch::Regex(h) => regexes.entry(h.to_string()).or_default(),
+                    Branch::Piece(s) => pieces.entry(s).or_default(),
+                    Branch::Regex(r) => regexes.entry(r).or_default(),
                 };
                 owners.push(pi);
             }
@@ -1064,112 +943,6 @@ fn commonness(b: u8) -> u32 {
     }
 }
 
-/// How selective a class is as part of a factor (a byte of a literal scores 1).
-fn class_score(c: &Class) -> f64 {
-    let k: usize = match c {
-        Class::Bytes(b) => b.ranges().iter().map(|r| (r.end() - r.start()) as usize + 1).sum(),
-        Class::Unicode(u) => u.ranges().iter().map(|r| r.end() as usize - r.start() as usize + 1).sum(),
-    };
-    match k {
-        1 => 1.0,
-        2 => 0.8,
-        3..=4 => 0.6,
-        5..=12 => 0.35,
-        13..=40 => 0.2,
-        _ => 0.0,
-    }
-}
-
-/// The score of a fixed-width piece that is always there (literals,
-/// classes, assertions, exact repetitions), or `None`.
-fn rigid(h: &Hir) -> Option<f64> {
-    match h.kind() {
-        HirKind::Empty | HirKind::Look(_) => Some(0.0),
-        HirKind::Literal(l) => Some(l.0.len() as f64),
-        HirKind::Class(c) => Some(class_score(c)),
-        HirKind::Capture(c) => rigid(&c.sub),
-        HirKind::Repetition(r) if Some(r.min) == r.max && r.min <= 16 => rigid(&r.sub).map(|s| s * f64::from(r.min)),
-        HirKind::Concat(xs) => xs.iter().map(rigid).sum(),
-        _ => None,
-    }
-}
-
-/// `h` without its zero-width assertions (a factor is searched on its own).
-fn strip_looks(h: &Hir) -> Hir {
-    match h.kind() {
-        HirKind::Look(_) => Hir::empty(),
-        HirKind::Capture(c) => strip_looks(&c.sub),
-        HirKind::Concat(xs) => Hir::concat(xs.iter().map(strip_looks).collect()),
-        HirKind::Repetition(r) => {
-            let mut r = r.clone();
-            r.sub = Box::new(strip_looks(&r.sub));
-            Hir::repetition(r)
-        }
-        _ => h.clone(),
-    }
-}
-
-/// A required factor of `h`: a regex every match of `h` contains a match
-/// of, with a score (higher is more selective). Alternatives of the factor
-/// may be searched separately. `None` when `h` can match without one.
-fn factor(h: &Hir) -> Option<(Hir, f64)> {
-    match h.kind() {
-        HirKind::Empty | HirKind::Look(_) => None,
-        HirKind::Literal(_) | HirKind::Class(_) => rigid(h).map(|s| (h.clone(), s)),
-        HirKind::Capture(c) => factor(&c.sub),
-        HirKind::Repetition(r) if r.min == 0 => None,
-        HirKind::Repetition(r) => match rigid(h) {
-            Some(s) if s > 0.0 => Some((strip_looks(h), s)),
-            _ => factor(&r.sub),
-        },
-        HirKind::Alternation(xs) => {
-            let mut subs = Vec::with_capacity(xs.len());
-            let mut worst = f64::MAX;
-            for x in xs {
-                let (f, s) = factor(x)?;
-                worst = worst.min(s);
-                match f.kind() {
-                    HirKind::Alternation(inner) => subs.extend(inner.iter().cloned()),
-                    _ => subs.push(f),
-                }
-            }
-            Some((Hir::alternation(subs), worst))
-        }
-        HirKind::Concat(xs) => {
-            // Runs of adjacent rigid pieces are required substrings; so is
-            // a factor of any required piece. Take the most selective.
-            let mut best: Option<(Hir, f64)> = None;
-            let mut consider = |c: (Hir, f64)| {
-                if c.1 > 0.0 && best.as_ref().is_none_or(|b| c.1 > b.1) {
-                    best = Some(c);
-                }
-            };
-            let mut run: Vec<Hir> = Vec::new();
-            let mut score = 0.0;
-            for x in xs {
-                if let Some(s) = rigid(x) {
-                    if !matches!(x.kind(), HirKind::Look(_) | HirKind::Empty) {
-                        run.push(strip_looks(x));
-                    }
-                    score += s;
-                    continue;
-                }
-                if !run.is_empty() {
-                    consider((Hir::concat(std::mem::take(&mut run)), score));
-                }
-                score = 0.0;
-                if let Some(f) = factor(x) {
-                    consider(f);
-                }
-            }
-            if !run.is_empty() {
-                consider((Hir::concat(run), score));
-            }
-            best
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1236,22 +1009,28 @@ mod tests {
     }
 
     #[test]
-    fn factors_are_required_pieces() {
-        let f = |p: &str| {
-            let hir = regex_syntax::ParserBuilder::new().unicode(false).utf8(false).build().parse(p).unwrap();
-            factor(&hir).map(|(h, _)| h.to_string())
-        };
-        assert!(
-            f("Failed accept4: Too many open files").is_some_and(|s| s.contains("Failed accept4: Too many open files"))
-        );
-        assert!(
-            f(r"^\s*(SyntaxError|NameError): ").is_some_and(|s| s.contains("SyntaxError") && s.contains("NameError"))
-        );
-        assert!(f(r"\b[EWI][A-Z0-9][0-9]{4}\b").is_some());
-        assert_eq!(f(r"^\s*$"), None, "matches an empty line: no factor");
-        assert_eq!(f(r"a?|b"), None);
-        // every built-in pattern has one: the finder is on
+    fn the_finder_is_on_for_the_embedded_set() {
+        // every built-in pattern has a required factor
         assert!(crate::catalogue().signatures.finder.is_some());
+    }
+
+    /// The build's branches are what the analysis gives now, for every
+    /// embedded signature, and the build saw every one of them.
+    #[test]
+    fn precomputed_branches_equal_the_analysis() {
+        let cat = crate::catalogue();
+        let built_in = [crate::pattern::FAILURE_LIKE, crate::cann::SIGNATURE];
+        let mut n = 0;
+        for p in cat.signatures.patterns.iter().filter(|p| !built_in.contains(&p.as_str())) {
+            let pre = precomputed::branches(p).unwrap_or_else(|| panic!("not in the build's table: {p}"));
+            assert_eq!(Some(pre), crate::factor::branches(p), "{p}");
+            n += 1;
+        }
+        assert!(n > 300, "{n} signatures checked");
+        // and the table holds nothing else: one entry per rule signature
+        assert_eq!(precomputed::len_sorted(), (n, true));
+        // a pattern the build did not see is analysed at run time
+        assert!(precomputed::branches("a signature of no rule: XYZ0001").is_none());
     }
 
     #[test]
