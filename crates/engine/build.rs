@@ -15,7 +15,8 @@
 //!
 //! It also works out, with the engine's own `src/factor.rs`, how the
 //! signature scan searches for each signature of the rules (its required
-//! factor's branches), and writes them to `$OUT_DIR/factors.bin` (`factor::encode`): that analysis, parsing every pattern, was half of
+//! factor's branches), and writes them to `$OUT_DIR/factors.bin`
+//! (`factor::encode`): that analysis, parsing every pattern, was half of
 //! loading the catalogue.
 
 use std::path::{Path, PathBuf};

@@ -4,9 +4,10 @@
 //!
 //! This module is pure analysis of a pattern's syntax tree (it uses nothing
 //! else of the crate), so build.rs includes it too and works out the
-//! branches of every embedded signature at build time: parsing 412 patterns
-//! and walking their trees was half of loading the catalogue natively, and
-//! the catalogue is on the page's path to its first finding. The engine
+//! branches of every embedded signature at build time: parsing the 411
+//! rule signatures and walking their trees was half of loading the
+//! catalogue natively, and the catalogue is on the page's path to its first
+//! finding. The engine
 //! reads those from the build's table ([`decode`]) and analyses here only
 //! what the build did not see (extra rule files, a knowledge base, the
 //! engine's own two patterns).

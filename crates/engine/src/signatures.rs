@@ -492,10 +492,7 @@ impl Finder {
         let mut regexes: BTreeMap<String, Vec<usize>> = BTreeMap::new();
         for (pi, p) in patterns.iter().enumerate() {
             // The embedded signatures' branches were worked out at build time.
-            let branches = match precomputed::branches(p) {
-                Some(b) => b,
-                None => crate::factor::branches(p)?,
-            };
+            let branches = precomputed::branches(p).or_else(|| crate::factor::branches(p))?;
             for b in branches {
                 let owners = match b {
                     Branch::Lits(l, folded) => lits.entry((l, folded)).or_default(),
