@@ -369,6 +369,13 @@ fn address_like(piece: &str) -> bool {
             .any(|r| r.split('.').filter(|g| !g.is_empty()).count() >= 4)
 }
 
+/// Whether `start..end` touches a letter, digit or `_` on either side (the
+/// run of hex digits, colons and dots stops at anything else).
+fn glued_to_a_word(text: &str, start: usize, end: usize) -> bool {
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    word(text[..start].chars().next_back()) || word(text[end..].chars().next())
+}
+
 /// The pieces of the run `start..end` between runs of three or more colons,
 /// with where each starts; the whole run when it has none.
 fn pieces_between_colon_runs(text: &str, start: usize, end: usize) -> Vec<(usize, &str)> {
@@ -451,6 +458,14 @@ fn find_all(text: &str) -> Vec<Found> {
                 let pieces = pieces_between_colon_runs(text, run_start, run_end);
                 let split = pieces.len() > 1;
                 for (start, piece) in pieces {
+                    // Glued to a word it is part of that word, no address
+                    // (`310::z…`, `310::ì…`: an npu-smi chip name garbled by
+                    // the pipeline fuzz target; as an original, `310::` was
+                    // replaced inside the chip name and the link lost the
+                    // finding on it). As for IPv4 (`ipv4_delimited`).
+                    if glued_to_a_word(text, start, start + piece.len()) {
+                        continue;
+                    }
                     // A piece goes only when it looks like an address itself:
                     // a bare hex word (`310`) or number (`192.`, `5.0`) does
                     // not, and as an original it would be replaced wherever it
@@ -1165,6 +1180,26 @@ mod tests {
     }
 
     #[test]
+    fn an_address_glued_to_a_word_is_none() {
+        // The pipeline fuzz target garbled an npu-smi chip name into
+        // `310::z…` and `310::ì…`: `310::` alone parses as an address, but
+        // glued to a word it is part of it, as `ipv4_delimited` says for IPv4.
+        for chip in
+            ["| 0     310::z::::::13  | OK |", "| 0     310::\u{ec}\u{ec}::::13  | OK |", "x_fe80::1ff:fe23:4567:890a"]
+        {
+            let mut r = Redactor::for_texts(&[chip]);
+            assert_eq!(r.redact(chip), chip);
+            assert!(r.mapping().is_empty(), "{:?}", r.mapping());
+        }
+        // Delimited by anything else it still goes.
+        for text in ["addr=fd12:3456::9,", "[fd12:3456::9]:29500", "inet6 fd12:3456::9/64", "fd12:3456::9%eth0"] {
+            let mut r = Redactor::for_texts(&[text]);
+            let out = r.redact(text);
+            assert!(!out.contains("fd12:3456::9"), "{text} → {out}");
+        }
+    }
+
+    #[test]
     fn a_port_after_an_ipv6_address_stays() {
         // Old `ss` prints IPv6 listeners without brackets; the last group is the port.
         let text =
@@ -1197,11 +1232,11 @@ mod tests {
         let out = redact_all(&["MASTER_ADDR=\u{e9}7.0.0.1", "MASTER_ADDR=127.0.0.1 v=1.7.0.0.1"]);
         assert_eq!(out[1], "MASTER_ADDR=127.0.0.1 v=1.7.0.0.1");
         assert!(!out[0].contains("7.0.0.1"), "{out:?}");
-        // A known IPv6 `::ff` (from garbled `[::ffting`) inside the kept
+        // A known IPv6 `::ff` (from garbled `[::ff ting`) inside the kept
         // `::ffff:127.0.0.1` (found by the pipeline fuzz target).
-        let out = redact_all(&["[::ffting", "LISTEN 0 4097 [::ffff:127.0.0.1]:6379"]);
+        let out = redact_all(&["[::ff ting", "LISTEN 0 4097 [::ffff:127.0.0.1]:6379"]);
         assert_eq!(out[1], "LISTEN 0 4097 [::ffff:127.0.0.1]:6379");
-        assert_eq!(out[0], "[2001:db8::1ting");
+        assert_eq!(out[0], "[2001:db8::1 ting");
         // `::ffff` alone is the mapped prefix, kept like the addresses it begins.
         let text = "[::ffffz127.1 [::ffff:12";
         assert_eq!(redact_all(&[text])[0], text);
