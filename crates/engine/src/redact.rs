@@ -1194,9 +1194,15 @@ mod tests {
         // The pipeline fuzz target garbled an npu-smi chip name into
         // `310::z…` and `310::ì…`: `310::` alone parses as an address, but
         // glued to a word it is part of it, as `ipv4_delimited` says for IPv4.
-        for chip in
-            ["| 0     310::z::::::13  | OK |", "| 0     310::\u{ec}\u{ec}::::13  | OK |", "x_fe80::1ff:fe23:4567:890a"]
-        {
+        // (`310::` alone is also kept as a one-group prefix, below; the
+        // two-group cases need this rule.)
+        for chip in [
+            "| 0     310::z::::::13  | OK |",
+            "| 0     310::\u{ec}\u{ec}::::13  | OK |",
+            "x_fe80::1ff:fe23:4567:890a",
+            "zfd12:3456::9 up",
+            "fd12:3456::9\u{ec} up",
+        ] {
             let mut r = Redactor::for_texts(&[chip]);
             assert_eq!(r.redact(chip), chip);
             assert!(r.mapping().is_empty(), "{:?}", r.mapping());
