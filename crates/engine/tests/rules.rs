@@ -117,6 +117,35 @@ fn examples_match_and_no_match() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
+/// A rule with a `weak` condition shows both paths in its examples: at
+/// least one example that holds only the weak sign (an info note), and
+/// every example gives the rule at its own severity or, weak alone, at info;
+/// a rule without `weak` gives its own severity on every example.
+#[test]
+fn weak_conditions_have_an_example_of_their_own() {
+    use roll_doctor_engine::Severity;
+    let mut failures = Vec::new();
+    for r in &written_rules() {
+        let mut weak_alone = 0;
+        for ex in &r.examples.matches {
+            let Some(f) = diagnose(ex).findings.into_iter().find(|f| f.id == r.id) else { continue };
+            if f.severity == Severity::Info && r.severity != Severity::Info {
+                weak_alone += 1;
+                if r.weak.is_none() {
+                    failures.push(format!("{}: info on an example, but the rule has no weak condition:\n{ex}", r.id));
+                }
+            } else if f.severity != r.severity {
+                failures
+                    .push(format!("{}: {:?} on an example, the rule says {:?}:\n{ex}", r.id, f.severity, r.severity));
+            }
+        }
+        if r.weak.is_some() && weak_alone == 0 {
+            failures.push(format!("{}: no example shows its weak condition alone", r.id));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
 /// A minimal rule file around a condition (`when:` block, indented two spaces).
 fn rule(id: &str, when: &str, examples: &str) -> String {
     format!(
