@@ -8,7 +8,8 @@
 
 /// The first three digits of the six-digit return codes CANN prints: the
 /// ACL, runtime and aclnn ranges (`507033`). The code layer reads the same
-/// ranges (`cann::SIGNATURE` spells them out; a test keeps the two equal).
+/// ranges; this copy exists because build.rs includes this file alone (a
+/// test keeps the two equal).
 pub const RETURN_CODE_RANGES: &[&str] = &["100", "107", "148", "200", "207", "300", "500", "507", "161", "361", "561"];
 
 /// Appends to `out` the words of `s` that look like an error code:
@@ -52,6 +53,11 @@ fn is_code_shaped(w: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::codes_in;
+
+    #[test]
+    fn the_return_code_ranges_are_the_code_layers() {
+        assert_eq!(super::RETURN_CODE_RANGES, crate::cann::RANGES);
+    }
 
     #[test]
     fn finds_codes_and_leaves_words() {
