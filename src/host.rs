@@ -12,7 +12,7 @@ use crate::model::{
 };
 use roll_doctor_engine::catalogue::rule_files;
 use roll_doctor_engine::diagnose::{self, Collected, Evaluation};
-use roll_doctor_engine::rules::example_codes::codes_in;
+use roll_doctor_engine::example_codes::codes_in;
 use roll_doctor_engine::share::{self, ShareError};
 use roll_doctor_engine::{catalogue, kb, render, Catalogue, Input, InputKind, KindOverride, Lang, Report, Session};
 use std::collections::HashMap;

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 #[path = "src/yaml.rs"]
 mod yaml;
 
-#[path = "src/rules/example_codes.rs"]
+#[path = "src/example_codes.rs"]
 mod example_codes;
 
 #[allow(dead_code)]

@@ -30,6 +30,7 @@ pub mod cluster;
 pub mod collector;
 pub mod detect;
 pub mod diagnose;
+pub mod example_codes;
 mod factor;
 pub mod facts;
 pub mod kb;

@@ -12,7 +12,6 @@ use serde::{Deserialize, Serialize};
 
 pub(crate) mod compile;
 pub(crate) mod eval;
-pub mod example_codes;
 
 pub(crate) use compile::compile_rule;
 
@@ -275,7 +274,7 @@ pub struct Rule {
     #[serde(default)]
     pub examples: Examples,
     /// The error codes the `match` examples name, for the symptom search
-    /// ([`example_codes::codes_in`]): build.rs fills it for the embedded
+    /// ([`crate::example_codes::codes_in`]): build.rs fills it for the embedded
     /// rules, the loader for a rule file, which may not write it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub example_codes: Vec<String>,
@@ -397,7 +396,7 @@ pub(crate) fn parse_rule_tree(file: &str, src: &str) -> Result<Parsed, RuleError
         ));
     }
     for ex in &rule.examples.matches {
-        example_codes::codes_in(ex, &mut rule.example_codes);
+        crate::example_codes::codes_in(ex, &mut rule.example_codes);
     }
     rule.tidy();
     Ok(Parsed { rule, tree })
