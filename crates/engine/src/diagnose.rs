@@ -837,8 +837,9 @@ pub fn evaluate_full(cat: &Catalogue, c: &Collected, session: &Session, only: Op
         failure_like
             .into_iter()
             .filter(|h| !explained.contains(&h.at))
-            .map(|h| ctx.evidence_of_hit(h))
-            .filter(|l| !unexplained::only_the_log_level(&l.text))
+            .map(|h| (h, ctx.evidence_of_hit(h)))
+            .filter(|(h, l)| !unexplained::only_the_log_level(&l.text) && !tail_of_explained(h.at, &l.text, &explained))
+            .map(|(_, l)| l)
             .collect(),
     );
     // A code the table does not explain is still named with its component.
@@ -864,4 +865,22 @@ pub fn evaluate_full(cat: &Catalogue, c: &Collected, session: &Session, only: Op
         cluster,
     };
     Evaluation { report, support }
+}
+
+/// How many lines after an explained error torch_npu's code line may come:
+/// the message it ends can wrap (`Current npuStreamCaptureStatus: …` goes
+/// on the next line in some releases).
+const CODE_TAIL_LINES: u32 = 3;
+
+/// Whether `text` (at `at`) is torch_npu's own error code closing an error
+/// a finding explains: torch_npu raises the message (`RuntimeError: Cannot
+/// run aclop operators during NPU graph capture …`) and prints its code
+/// right after it (`[ERROR] … ERR00007 PTA feature not supported`). The
+/// code says which layer raised, which the finding says better; listed as
+/// unexplained, it read as a second, unknown failure. A code line with no
+/// explained error just before it stays in the panel, with its note.
+fn tail_of_explained(at: LineRef, text: &str, explained: &HashSet<LineRef>) -> bool {
+    crate::cann::torch_npu_code(text).is_some()
+        && (1..=CODE_TAIL_LINES.min(at.line.saturating_sub(1)))
+            .any(|back| explained.contains(&LineRef { input: at.input, line: at.line - back }))
 }

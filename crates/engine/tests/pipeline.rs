@@ -128,6 +128,30 @@ fn unknown_codes_are_named_in_the_unexplained_panel() {
     assert!(r.unexplained.is_empty(), "{:?}", r.unexplained);
 }
 
+/// torch_npu's code line right after an error a finding explains is that
+/// error's tail, not a second failure (vllm-ascend#3960: the graph-capture
+/// message, then `ERR00007 PTA feature not supported`); the same line with
+/// no explained error before it stays listed, with its note.
+#[test]
+fn torch_npu_code_after_an_explained_error_is_not_listed() {
+    let raised = "(EngineCore_DP0 pid=31774) RuntimeError: Cannot run aclop operators during NPU graph capture. Current working aclop is Fill.";
+    let code = "(EngineCore_DP0 pid=31774) [ERROR] 2025-11-03-04:02:21 (PID:31774, Device:0, RankID:-1) ERR00007 PTA feature not supported";
+    let ids = |r: &roll_doctor_engine::Report| r.findings.iter().map(|f| f.id.clone()).collect::<Vec<_>>();
+    for between in ["", "Current npuStreamCaptureStatus: 1\n"] {
+        let r = diagnose(&format!("{raised}\n{between}{code}\n"));
+        assert_eq!(ids(&r), ["npu-graph-capture-aclop"]);
+        assert!(r.unexplained.is_empty(), "{:?}", r.unexplained);
+    }
+    // Alone, or far below the explained error: listed, with torch_npu's note.
+    let far = format!("{raised}\n{}{code}\n", "INFO step\n".repeat(5));
+    for text in [format!("[INFO] starting\n{code}\n"), far] {
+        let r = diagnose(&text);
+        assert_eq!(r.unexplained.len(), 1, "{:?}", r.unexplained);
+        let note = r.unexplained[0].note.as_ref().expect("torch_npu's note");
+        assert!(note.en.starts_with("ERR00007"), "{note:?}");
+    }
+}
+
 /// The same failure, pasted the ways people paste it, is still found, on the right line.
 #[test]
 fn robust_to_how_people_paste() {
