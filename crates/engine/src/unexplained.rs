@@ -92,15 +92,18 @@ fn message_of(after: &str) -> (&str, bool) {
     }) {
         rest = rest[word.len()..].trim_start();
     }
-    if rest.starts_with('[') {
-        if let Some(close) = rest.find(']') {
-            let inside = &rest[1..close];
-            if inside.rsplit_once(':').is_some_and(|(file, line)| {
-                !file.is_empty() && !line.is_empty() && line.bytes().all(|b| b.is_ascii_digit())
-            }) {
-                let message = &rest[close + 1..];
-                return (message.strip_prefix(' ').unwrap_or(message), true);
-            }
+    // `[file.py:N]`, or `file.py:N]` as vLLM wrote it before 0.7 (its format
+    // was `%(filename)s:%(lineno)d]`, with no opening bracket).
+    let open = usize::from(rest.starts_with('['));
+    let word_end = rest.find(' ').unwrap_or(rest.len());
+    if let Some(close) = rest[..word_end].find(']') {
+        let inside = &rest[open..close];
+        if inside.rsplit_once(':').is_some_and(|(file, line)| {
+            !file.is_empty() && !line.is_empty() && line.bytes().all(|b| b.is_ascii_digit())
+        }) && (open == 1 || inside.contains(".py:"))
+        {
+            let message = &rest[close + 1..];
+            return (message.strip_prefix(' ').unwrap_or(message), true);
         }
     }
     (rest, false)
@@ -170,6 +173,10 @@ mod tests {
             format!("{p}     get_torch_device().synchronize()"),
             format!("{p}     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^"),
             "ERROR 09-01 20:16:24".to_string(),
+            // vLLM before 0.7: no bracket before the source position.
+            "(VllmWorkerProcess pid=802) ERROR 04-23 00:04:19 multiproc_worker_utils.py:240]".to_string(),
+            "(VllmWorkerProcess pid=802) ERROR 04-23 00:04:19 multiproc_worker_utils.py:240] Traceback (most recent call last):".to_string(),
+            "(VllmWorkerProcess pid=802) ERROR 04-23 00:04:19 multiproc_worker_utils.py:240]     return func(*args, **kwargs)".to_string(),
         ] {
             assert!(only_the_log_level(&line), "{line}");
         }
@@ -191,6 +198,9 @@ mod tests {
             // A code after the level is no timestamp.
             "[FATAL]  Acl return error csrc/kernels/ascend/attention/attention.cc:140, with ERROR 561103".to_string(),
             "KeyError: 'x' ERROR 01-26 03:28:29 [a.py:1]".to_string(),
+            "(VllmWorkerProcess pid=802) ERROR 04-23 00:04:19 multiproc_worker_utils.py:240] CalledProcessError: Command '['/usr/bin/gcc']' returned non-zero exit status 1.".to_string(),
+            // A word with a colon and a bracket that is no source position.
+            "ERROR 04-23 00:04:19 rank:3] ".to_string(),
         ] {
             assert!(!only_the_log_level(&line), "{line}");
         }
