@@ -833,12 +833,17 @@ pub fn evaluate_full(cat: &Catalogue, c: &Collected, session: &Session, only: Op
     failure_like.extend(&unknown.lines);
     failure_like.sort();
     failure_like.dedup_by_key(|h| h.at);
+    let mut report_walk = ReportWalk::default();
     let (mut unexplained, unexplained_omitted) = unexplained::group(
         failure_like
             .into_iter()
             .filter(|h| !explained.contains(&h.at))
             .map(|h| (h, ctx.evidence_of_hit(h)))
-            .filter(|(h, l)| !unexplained::only_the_log_level(&l.text) && !tail_of_explained(h.at, &l.text, &explained))
+            .filter(|(h, l)| {
+                !unexplained::only_the_log_level(&l.text)
+                    && !tail_of_explained(h.at, &l.text, &explained)
+                    && !report_walk.explained(c, h.at, &explained)
+            })
             .map(|(_, l)| l)
             .collect(),
     );
@@ -865,6 +870,73 @@ pub fn evaluate_full(cat: &Catalogue, c: &Collected, session: &Session, only: Op
         cluster,
     };
     Evaluation { report, support }
+}
+
+/// How far from a line [`in_explained_report`] looks, each way: CANN's
+/// reports are a few to a few dozen lines; the bound keeps the walk short
+/// whatever the input.
+const REPORT_LINES: usize = 40;
+
+/// Whether lines belong to a torch_npu / CANN error report
+/// ([`unexplained::ReportLine`]) of which a finding explains a line, or
+/// whose raising line just above it a finding explains: the report is one
+/// failure, and its other lines (`ERR00100 PTA call acl api failed`,
+/// `[Error]: …`, `Rectify the fault …`, `TraceBack …`) listed as
+/// unexplained read as more failures. A CANN code line is never taken in
+/// (the CANN layer explains or lists it), and the report is the run of
+/// adjacent report lines around a line, so a failure a line away from it
+/// stays listed. Asked in line order, it walks each report once (a
+/// million report lines cost a million looks, not forty times that).
+#[derive(Default)]
+struct ReportWalk {
+    /// The last report walked: its input, first and last line, and the answer.
+    last: Option<(u32, u32, u32, bool)>,
+}
+
+impl ReportWalk {
+    fn explained(&mut self, c: &Collected, at: LineRef, explained: &HashSet<LineRef>) -> bool {
+        use unexplained::{report_line, ReportLine};
+        let Some(lines) = c.lines.get(at.input as usize) else { return false };
+        let Ok(i) = lines.binary_search_by_key(&at.line, |l| l.no) else { return false };
+        if report_line(&lines[i].text) != ReportLine::Body {
+            return false;
+        }
+        if let Some((input, first, last, answer)) = self.last {
+            if input == at.input && (first..=last).contains(&at.line) {
+                return answer;
+            }
+        }
+        let is_explained = |j: usize| explained.contains(&LineRef { input: at.input, line: lines[j].no });
+        let adjacent = |a: usize, b: usize| lines[a].no + 1 == lines[b].no;
+        let mut answer = false;
+        // Up to the report's first line, then the line that raised it.
+        let mut top = i;
+        for _ in 0..REPORT_LINES {
+            answer |= is_explained(top);
+            if top == 0 || !adjacent(top - 1, top) {
+                break;
+            }
+            if report_line(&lines[top - 1].text) == ReportLine::No {
+                answer |= is_explained(top - 1);
+                break;
+            }
+            top -= 1;
+        }
+        // Down to its last line.
+        let mut bottom = i;
+        for _ in 0..REPORT_LINES {
+            if bottom + 1 >= lines.len()
+                || !adjacent(bottom, bottom + 1)
+                || report_line(&lines[bottom + 1].text) == ReportLine::No
+            {
+                break;
+            }
+            bottom += 1;
+            answer |= is_explained(bottom);
+        }
+        self.last = Some((at.input, lines[top].no, lines[bottom].no, answer));
+        answer
+    }
 }
 
 /// How many lines after an explained error torch_npu's code line may come:

@@ -63,6 +63,65 @@ pub fn only_the_log_level(text: &str) -> bool {
     traceback_body && !failure_like(message) && !failure_like(before)
 }
 
+/// A line's place in the error report torch_npu and CANN print together
+/// when a call into CANN fails:
+///
+/// ```text
+/// [ERROR] 2025-09-07-01:11:09 (PID:961, Device:1, RankID:-1) ERR00100 PTA call acl api failed
+/// [Error]: The execution of the internal task times out.
+///         Rectify the fault based on the error information in the ascend log.
+/// EH9999: Inner Error!
+///         rtStreamSynchronizeWithTimeout execute failed, reason=[fftsplus timeout]
+/// EH9999: [PID: 961] … synchronize stream failed, runtime result = 507048
+///         TraceBack (most recent call last):
+/// ```
+///
+/// (each line possibly under a worker's log prefix).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReportLine {
+    /// Not a line of such a report.
+    No,
+    /// A CANN code line (`EH9999: …`): the CANN layer explains it or lists
+    /// it with its component, so it is never taken as part of another line.
+    Code,
+    /// The rest: torch_npu's code line, `[Error]: …`, the indented body,
+    /// CANN's `TraceBack` header.
+    Body,
+}
+
+/// How `text` stands in a torch_npu / CANN error report ([`ReportLine`]).
+pub fn report_line(text: &str) -> ReportLine {
+    if crate::cann::torch_npu_code(text).is_some() {
+        return ReportLine::Body;
+    }
+    let message = match around_level(text) {
+        Some((_, after)) => message_of(after).0,
+        None => text,
+    };
+    let b = message.as_bytes();
+    let code = b.len() > 6
+        && b[0] == b'E'
+        && (b[1].is_ascii_uppercase() || b[1].is_ascii_digit())
+        && b[2..6].iter().all(u8::is_ascii_digit)
+        && b[6] == b':';
+    if code {
+        return ReportLine::Code;
+    }
+    let body = message.trim_start();
+    // CANN indents the report's body by eight spaces (or a tab); pastes
+    // often lose the indentation, so its fixed openings count too.
+    let indented = message.starts_with("        ") || message.starts_with('\t');
+    if !body.is_empty()
+        && (indented
+            || ["[Error]:", "TraceBack (most recent call last):", "Rectify the fault", "Possible Cause:", "Solution:"]
+                .iter()
+                .any(|o| body.starts_with(o)))
+    {
+        return ReportLine::Body;
+    }
+    ReportLine::No
+}
+
 /// The text before and after the first `ERROR` that stands as a word.
 fn around_level(text: &str) -> Option<(&str, &str)> {
     let b = text.as_bytes();
@@ -203,6 +262,38 @@ mod tests {
             "ERROR 04-23 00:04:19 rank:3] ".to_string(),
         ] {
             assert!(!only_the_log_level(&line), "{line}");
+        }
+    }
+
+    #[test]
+    fn lines_of_a_torch_npu_and_cann_report() {
+        let p = "(VllmWorker TP1 pid=961) ERROR 09-07 01:11:09 [multiproc_executor.py:596]";
+        for (line, want) in [
+            (
+                format!(
+                    "{p} [ERROR] 2025-09-07-01:11:09 (PID:961, Device:1, RankID:-1) ERR00100 PTA call acl api failed"
+                ),
+                ReportLine::Body,
+            ),
+            (format!("{p} [Error]: The execution of the internal task times out. "), ReportLine::Body),
+            (
+                format!("{p}         Rectify the fault based on the error information in the ascend log."),
+                ReportLine::Body,
+            ),
+            (format!("{p} EH9999: Inner Error!"), ReportLine::Code),
+            (format!("{p}         TraceBack (most recent call last):"), ReportLine::Body),
+            ("EZ9999: [PID: 1066924] 2025-04-29-18:46:11.826.385 The error from device".to_string(), ReportLine::Code),
+            ("E40024: Failed to call the Python function.".to_string(), ReportLine::Code),
+            ("Rectify the fault based on the error information in the ascend log.".to_string(), ReportLine::Body),
+            ("[Error]: The vector core execution is abnormal. ".to_string(), ReportLine::Body),
+            (format!("{p} RuntimeError: The Inner error is reported as above."), ReportLine::No),
+            ("RuntimeError: ACL stream synchronize failed.".to_string(), ReportLine::No),
+            (format!("{p} Traceback (most recent call last):"), ReportLine::No),
+            ("ERROR: Could not find a version that satisfies the requirement torch-npu".to_string(), ReportLine::No),
+            ("EXAMPLE: not a code".to_string(), ReportLine::No),
+            (format!("{p} "), ReportLine::No),
+        ] {
+            assert_eq!(report_line(&line), want, "{line}");
         }
     }
 

@@ -152,6 +152,40 @@ fn torch_npu_code_after_an_explained_error_is_not_listed() {
     }
 }
 
+/// The report torch_npu and CANN print together is one failure: when a
+/// finding explains a line of it (here the CANN layer, EH9999), its other
+/// lines are not listed as unexplained (vllm-ascend#2800); an unknown code
+/// inside it still is, and so is a failure right after it.
+#[test]
+fn a_cann_report_a_finding_explains_is_not_listed_line_by_line() {
+    let p = "(VllmWorker TP1 pid=961) ERROR 09-07 01:11:09 [multiproc_executor.py:596]";
+    let report = [
+        "[ERROR] 2025-09-07-01:11:09 (PID:961, Device:1, RankID:-1) ERR00100 PTA call acl api failed",
+        "[Error]: The execution of the internal task times out. ",
+        "        Rectify the fault based on the error information in the ascend log.",
+        "EH9999: Inner Error!",
+        "        rtStreamSynchronizeWithTimeout execute failed, reason=[fftsplus timeout][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]",
+        "EH9999: [PID: 961] 2025-09-07-01:11:09.333.567 synchronize stream failed, runtime result = 507048[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]",
+        "        TraceBack (most recent call last):",
+    ];
+    let text: String = report.iter().map(|l| format!("{p} {l}\n")).collect();
+    let r = diagnose(&text);
+    assert_eq!(r.findings.iter().map(|f| f.id.as_str()).collect::<Vec<_>>(), ["cann-error-code"]);
+    assert!(r.unexplained.is_empty(), "{:?}", r.unexplained);
+    // Nothing explained: torch_npu's code line is listed, with its note.
+    let alone: String = report.iter().filter(|l| !l.starts_with("EH9999")).map(|l| format!("{l}\n")).collect();
+    let r = diagnose(&alone);
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    assert!(r.unexplained.iter().any(|g| g.first.text.contains("ERR00100")), "{:?}", r.unexplained);
+    // An unknown code inside, and a failure on the line after: still listed.
+    let more = format!("{text}{p} EZ1234: an unknown code\n{p} KeyError: 'actor_train'\n");
+    let r = diagnose(&more);
+    let listed: Vec<&str> = r.unexplained.iter().map(|g| g.first.text.as_str()).collect();
+    assert!(listed.iter().any(|t| t.contains("EZ1234")), "{listed:?}");
+    assert!(listed.iter().any(|t| t.contains("KeyError")), "{listed:?}");
+    assert_eq!(listed.len(), 2, "{listed:?}");
+}
+
 /// The same failure, pasted the ways people paste it, is still found, on the right line.
 #[test]
 fn robust_to_how_people_paste() {
