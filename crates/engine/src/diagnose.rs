@@ -872,10 +872,15 @@ pub fn evaluate_full(cat: &Catalogue, c: &Collected, session: &Session, only: Op
     Evaluation { report, support }
 }
 
-/// How far from a line [`in_explained_report`] looks, each way: CANN's
+/// How far from a line [`ReportWalk`] looks, each way, in lines: CANN's
 /// reports are a few to a few dozen lines; the bound keeps the walk short
 /// whatever the input.
-const REPORT_LINES: usize = 40;
+const REPORT_LINES: u32 = 40;
+
+/// The most lines [`ReportWalk`] steps over between two lines it can see
+/// (lines with a hit): a report's `[Error]: …` line and its indented advice
+/// between torch_npu's code line and CANN's code line.
+const REPORT_GAP: u32 = 4;
 
 /// Whether lines belong to a torch_npu / CANN error report
 /// ([`unexplained::ReportLine`]) of which a finding explains a line, or
@@ -907,13 +912,18 @@ impl ReportWalk {
             }
         }
         let is_explained = |j: usize| explained.contains(&LineRef { input: at.input, line: lines[j].no });
-        let adjacent = |a: usize, b: usize| lines[a].no + 1 == lines[b].no;
+        // Only lines with a hit are kept (`Collected::lines`): a report's
+        // `[Error]: …` and indented lines often have none, so the walk steps
+        // over up to `REPORT_GAP` lines it cannot see, and stops
+        // `REPORT_LINES` lines away whatever it finds.
+        let near = |a: usize, b: usize| lines[b].no - lines[a].no <= REPORT_GAP;
+        let within = |j: usize| lines[j].no.abs_diff(at.line) <= REPORT_LINES;
         let mut answer = false;
         // Up to the report's first line, then the line that raised it.
         let mut top = i;
-        for _ in 0..REPORT_LINES {
+        loop {
             answer |= is_explained(top);
-            if top == 0 || !adjacent(top - 1, top) {
+            if top == 0 || !near(top - 1, top) || !within(top - 1) {
                 break;
             }
             if report_line(&lines[top - 1].text) == ReportLine::No {
@@ -924,13 +934,11 @@ impl ReportWalk {
         }
         // Down to its last line.
         let mut bottom = i;
-        for _ in 0..REPORT_LINES {
-            if bottom + 1 >= lines.len()
-                || !adjacent(bottom, bottom + 1)
-                || report_line(&lines[bottom + 1].text) == ReportLine::No
-            {
-                break;
-            }
+        while bottom + 1 < lines.len()
+            && near(bottom, bottom + 1)
+            && within(bottom + 1)
+            && report_line(&lines[bottom + 1].text) != ReportLine::No
+        {
             bottom += 1;
             answer |= is_explained(bottom);
         }

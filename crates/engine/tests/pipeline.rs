@@ -184,6 +184,19 @@ fn a_cann_report_a_finding_explains_is_not_listed_line_by_line() {
     assert!(listed.iter().any(|t| t.contains("EZ1234")), "{listed:?}");
     assert!(listed.iter().any(|t| t.contains("KeyError")), "{listed:?}");
     assert_eq!(listed.len(), 2, "{listed:?}");
+    // Without a log prefix, the report's `[Error]: …` and indented lines have
+    // no hit of their own; the ERR00100 line above them is still part of it
+    // (vllm-ascend#3141).
+    let plain = "[ERROR] 2025-09-28-07:22:30 (PID:316198, Device:7, RankID:-1) ERR00100 PTA call acl api failed\n\
+        [Error]: Failed to apply for memory.\n        Check the remaining storage space in the hardware environment.\n\
+        EL0004: [PID: 316198] 2025-09-28-07:22:29.827.496 Failed to allocate memory.\n";
+    let r = diagnose(plain);
+    assert!(!r.findings.is_empty());
+    assert!(r.unexplained.is_empty(), "{:?}", r.unexplained);
+    // Further than a report's gap from it: listed.
+    let apart = plain.replacen("\n", &"\nINFO step\n".repeat(3), 1);
+    let r = diagnose(&apart);
+    assert!(r.unexplained.iter().any(|g| g.first.text.contains("ERR00100")), "{:?}", r.unexplained);
 }
 
 /// The same failure, pasted the ways people paste it, is still found, on the right line.
