@@ -17,20 +17,28 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use roll_doctor_engine::diagnose::{collect, evaluate_full};
 use roll_doctor_engine::redact::Kind;
-use roll_doctor_engine::share::{build, decode, encode, report_from};
-use roll_doctor_engine::{diagnose_inputs, Lang, Session};
+use roll_doctor_engine::share::{build_from, decode, encode, report_from};
+use roll_doctor_engine::{catalogue, diagnose_inputs, Lang, Session};
 use roll_doctor_fuzz::{check_evidence, inputs, private_ipv4s};
 
 fuzz_target!(|data: &[u8]| {
     let inputs = inputs(data);
-    let report = diagnose_inputs(&inputs);
-    let json = serde_json::to_value(&report).expect("report serialises");
+    // The page's path: collect, evaluate, and share from that diagnosis
+    // (`build_from`); `diagnose_inputs` is the second, independent run the
+    // determinism check compares it with. (Until 2026-12-07 the target
+    // diagnosed twice and `share::build` a third time.)
+    let cat = catalogue();
+    let collected = collect(cat, &inputs);
+    let evaluation = evaluate_full(cat, &collected, &Session::default(), None);
+    let report = &evaluation.report;
+    let json = serde_json::to_value(report).expect("report serialises");
     let again = serde_json::to_value(diagnose_inputs(&inputs)).unwrap();
     assert_eq!(json, again, "not deterministic");
     check_evidence(&inputs, &json);
 
-    let (payload, mapping) = build(&inputs, &Session::default(), Lang::En, true);
+    let (payload, mapping) = build_from(cat, &collected, &evaluation, &Session::default(), Lang::En, true, &inputs);
     let link = encode(&payload);
     let back = decode(&link).expect("our own link decodes");
     assert_eq!(back, payload);
