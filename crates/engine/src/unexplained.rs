@@ -98,12 +98,9 @@ pub fn report_line(text: &str) -> ReportLine {
         Some((_, after)) => message_of(after).0,
         None => text,
     };
-    let b = message.as_bytes();
-    let code = b.len() > 6
-        && b[0] == b'E'
-        && (b[1].is_ascii_uppercase() || b[1].is_ascii_digit())
-        && b[2..6].iter().all(u8::is_ascii_digit)
-        && b[6] == b':';
+    // A letter code (`EH9999: …`), as the code layer reads codes.
+    let code =
+        message.split_once(':').is_some_and(|(c, _)| c.starts_with(char::is_alphabetic) && crate::cann::is_code(c));
     if code {
         return ReportLine::Code;
     }
@@ -284,6 +281,7 @@ mod tests {
             (format!("{p}         TraceBack (most recent call last):"), ReportLine::Body),
             ("EZ9999: [PID: 1066924] 2025-04-29-18:46:11.826.385 The error from device".to_string(), ReportLine::Code),
             ("E40024: Failed to call the Python function.".to_string(), ReportLine::Code),
+            ("W11001: a warning code the code layer reads too".to_string(), ReportLine::Code),
             ("Rectify the fault based on the error information in the ascend log.".to_string(), ReportLine::Body),
             ("[Error]: The vector core execution is abnormal. ".to_string(), ReportLine::Body),
             (format!("{p} RuntimeError: The Inner error is reported as above."), ReportLine::No),
