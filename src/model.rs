@@ -47,7 +47,9 @@ pub struct StepView {
     pub id: String,
     pub title: Text,
     pub run: Option<String>,
-    pub expect: Text,
+    /// `None` when the check has no single expected result.
+    #[serde(default)]
+    pub expect: Option<Text>,
     pub answered: bool,
     /// The lines (or the clicked answer) that answer it.
     pub evidence: Vec<EvidenceLine>,

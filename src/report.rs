@@ -228,6 +228,9 @@ fn step_view(m: Mode, rule: &str, step: &StepView, is_next: bool) -> impl IntoVi
         }
     });
     let run = step.run.clone().map(|r| code_block(r, lang, "shell"));
+    let expect = step.expect.as_ref().map(|e| {
+        view! { <p class="expect"><span class="k">{label("expect", lang)}{t(lang, S::Colon)}</span>{inline_code(e.get(lang))}</p> }
+    });
     // The lines that answered it, or the answer clicked on another finding's
     // step (the same question is not asked twice); this step's own click is
     // shown below with a Change button.
@@ -267,7 +270,7 @@ fn step_view(m: Mode, rule: &str, step: &StepView, is_next: bool) -> impl IntoVi
             </div>
             {conclusion}
             {run}
-            <p class="expect"><span class="k">{label("expect", lang)}{t(lang, S::Colon)}</span>{inline_code(step.expect.get(lang))}</p>
+            {expect}
             {evidence}
             {clicked}
             {ask}

@@ -271,6 +271,23 @@ async fn a_healthy_input_shows_the_empty_state() {
     root.remove();
 }
 
+/// The generic CANN finding's checks have no expected result, so none is
+/// shown; a rule's step shows its own.
+#[wasm_bindgen_test]
+async fn cann_checks_show_no_expect_line_and_rule_steps_do() {
+    reset();
+    let root = fresh_root();
+    let _mounted = leptos::mount::mount_to(root.clone(), App);
+    textarea(&root).set_value(&format!("[ERROR] aclrtSetDevice(deviceId) failed: 507033\n{EI0006}\n"));
+    click(&root, r#"button[data-action="diagnose"]"#);
+    let cann = expect(&root, r#"[data-rule-id="cann-error-code"]"#).await;
+    let rule = expect(&root, r#"[data-rule-id="hccl-connect-timeout"]"#).await;
+    assert!(cann.query_selector(".step").unwrap().is_some(), "the code's checks are listed");
+    assert!(cann.query_selector(".step .expect").unwrap().is_none(), "no expected result under the code's checks");
+    assert!(rule.query_selector(".step .expect").unwrap().is_some(), "a rule's step keeps its expected result");
+    root.remove();
+}
+
 #[wasm_bindgen_test]
 async fn a_remembered_language_is_used_on_the_next_start() {
     reset();

@@ -26,7 +26,6 @@ pub const LABELS: &[(&str, &str, &str)] = &[
     ("findings", "Findings", "诊断结果"),
     ("title", "roll-doctor diagnosis", "roll-doctor 诊断报告"),
     ("unexplained", "Failure-like lines no rule explains", "未被任何规则解释的疑似错误行"),
-    ("times", "times", "次"),
     ("you_answered", "You answered", "你的回答"),
     ("nodes", "Nodes", "节点"),
     ("origin", "From the operator's knowledge base", "来自运维知识库"),
@@ -59,15 +58,7 @@ fn unexplained_text(report: &Report, lang: Lang, o: &mut String) {
     }
     let _ = writeln!(o, "{}:", label("unexplained", lang));
     for g in &report.unexplained {
-        let _ = writeln!(
-            o,
-            "  {} {}: {}  (×{} {})",
-            label("line", lang),
-            g.first.line,
-            g.first.text,
-            g.count,
-            label("times", lang)
-        );
+        let _ = writeln!(o, "  {} {}: {}  (×{})", label("line", lang), g.first.line, g.first.text, g.count);
         if let Some(note) = &g.note {
             let _ = writeln!(o, "    {}", note.get(lang));
         }
@@ -210,7 +201,9 @@ pub fn text(report: &Report, lang: Lang) -> String {
                 if let Some(run) = &s.run {
                     let _ = writeln!(o, "        $ {}", run.replace('\n', "\n          "));
                 }
-                let _ = writeln!(o, "        {}: {}", label("expect", lang), t(&s.expect, lang));
+                if let Some(expect) = &s.expect {
+                    let _ = writeln!(o, "        {}: {}", label("expect", lang), t(expect, lang));
+                }
                 for e in &s.evidence {
                     let _ = writeln!(o, "        {} {}: {}", label("line", lang), e.line, evidence_text(e, lang));
                 }
@@ -343,7 +336,9 @@ pub fn markdown_with(report: &Report, lang: Lang, link: Option<&str>) -> String 
                 if let Some(run) = &s.run {
                     md_code(&mut o, "   ", "bash", run);
                 }
-                let _ = writeln!(o, "   {}: {}", label("expect", lang), md_text(t(&s.expect, lang)));
+                if let Some(expect) = &s.expect {
+                    let _ = writeln!(o, "   {}: {}", label("expect", lang), md_text(t(expect, lang)));
+                }
                 if let Some(a) = &s.answer {
                     let text = s.answers.iter().find(|(id, _)| id == a).map_or(a.as_str(), |(_, l)| l.get(lang));
                     let _ = writeln!(o, "   {}: **{}**", label("you_answered", lang), md_text(text));

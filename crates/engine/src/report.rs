@@ -100,8 +100,11 @@ pub struct StepReport {
     /// Command to run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub run: Option<String>,
-    /// What to expect and what it means.
-    pub expect: Text,
+    /// What to expect and what it means; `None` for a check that has no
+    /// single expected result (the CANN layer's first checks, which read
+    /// the log or the card's state rather than compare with a value).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expect: Option<Text>,
     /// Ask or answered.
     pub state: StepState,
     /// Lines that answer it.

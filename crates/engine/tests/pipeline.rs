@@ -128,6 +128,49 @@ fn unknown_codes_are_named_in_the_unexplained_panel() {
     assert!(r.unexplained.is_empty(), "{:?}", r.unexplained);
 }
 
+/// A step answered by the input says what answered it in a few words: the
+/// value a finding rests on after its subject, and a subject that already
+/// ends with the value (a config key's path) once.
+#[test]
+fn a_step_conclusion_names_each_value_once() {
+    let conclusions = |text: &str| -> Vec<String> {
+        diagnose(text)
+            .findings
+            .iter()
+            .flat_map(|f| f.steps.iter().filter_map(|s| s.conclusion.as_ref().map(|c| c.en.clone())))
+            .collect()
+    };
+    let config =
+        "actor_train:\n  model_args:\n    flash_attn: fa2\n    dtype: bf16\n  device_mapping: list(range(0,8))\n";
+    assert_eq!(conclusions(config), ["actor_train.model_args.flash_attn"]);
+    assert_eq!(conclusions("link status: DOWN\n"), ["DOWN"]);
+}
+
+/// The generic CANN finding's checks come from the code table, which gives
+/// no expected result per check: none is shown (the code's title once stood
+/// in for one and read as "Expect: Device failed to start"). A rule's steps
+/// keep theirs, in both languages and both renderings.
+#[test]
+fn cann_checks_show_no_expected_result_and_rule_steps_do() {
+    let r = diagnose("[ERROR] aclrtSetDevice(deviceId) failed: 507033\n");
+    assert_eq!(r.findings.iter().map(|f| f.id.as_str()).collect::<Vec<_>>(), ["cann-error-code"]);
+    let steps = &r.findings[0].steps;
+    assert!(!steps.is_empty());
+    assert!(steps.iter().all(|s| s.expect.is_none()), "{steps:?}");
+    let v = serde_json::to_value(&r).unwrap();
+    assert!(v["findings"][0]["steps"][0].get("expect").is_none(), "{v}");
+    for (lang, word) in [(Lang::En, "Expect"), (Lang::Zh, "预期")] {
+        assert!(!render::text(&r, lang).contains(word), "{}", render::text(&r, lang));
+        assert!(!render::markdown(&r, lang).contains(word), "{}", render::markdown(&r, lang));
+    }
+    let r = diagnose("EI0006: Getting socket times out.");
+    assert!(r.findings[0].steps.iter().all(|s| s.expect.as_ref().is_some_and(|e| e.is_complete())));
+    for (lang, word) in [(Lang::En, "Expect"), (Lang::Zh, "预期")] {
+        assert!(render::text(&r, lang).contains(word));
+        assert!(render::markdown(&r, lang).contains(word));
+    }
+}
+
 /// torch_npu's code line right after an error a finding explains is that
 /// error's tail, not a second failure (vllm-ascend#3960: the graph-capture
 /// message, then `ERR00007 PTA feature not supported`); the same line with
