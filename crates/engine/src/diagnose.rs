@@ -379,15 +379,18 @@ fn conclusion(ctx: &Ctx<'_>, answering: &[usize]) -> Option<crate::Text> {
             ctx.cat.rule(&a.rule)?.steps.iter().find(|s| s.id == a.step)?.answers.iter().find(|o| o.id == a.answer)?;
         return Some(label.label.clone());
     }
-    // A subject that already ends with the value (the config key path
-    // `actor_train.model_args.flash_attn` of the key `flash_attn`) is said
-    // once, not as `…flash_attn: flash_attn`.
+    // Each name once: a subject that already ends with the value (the
+    // config key path `actor_train.model_args.flash_attn` of the key
+    // `flash_attn`) is said alone, and so is a value that names its subject
+    // (`/dev/davinci_manager` → `no --device /dev/davinci_manager`). Short
+    // subjects (a card number) are always said: `0` is in many values.
     let show = |f: &Fact| {
         let value = f.value.to_text();
         match f.subject.as_deref() {
             Some(s) if s != "?" && (s == value || s.strip_suffix(value.as_str()).is_some_and(|p| p.ends_with('.'))) => {
                 s.to_string()
             }
+            Some(s) if s != "?" && s.len() >= 4 && value.contains(s) => value,
             Some(s) if s != "?" => format!("{s}: {value}"),
             _ => value,
         }

@@ -144,6 +144,14 @@ fn a_step_conclusion_names_each_value_once() {
         "actor_train:\n  model_args:\n    flash_attn: fa2\n    dtype: bf16\n  device_mapping: list(range(0,8))\n";
     assert_eq!(conclusions(config), ["actor_train.model_args.flash_attn"]);
     assert_eq!(conclusions("link status: DOWN\n"), ["DOWN"]);
+    // A value that names its subject: the value alone.
+    let docker =
+        "docker run -it --name roll_test \\\n    --shm-size=64g \\\n    quay.io/ascend/roll:main-a2 /bin/bash\n";
+    let said = conclusions(docker);
+    assert!(
+        said.iter().any(|c| c.starts_with("no --device /dev/davinciN, no --device /dev/davinci_manager")),
+        "{said:?}"
+    );
 }
 
 /// The generic CANN finding's checks come from the code table, which gives
