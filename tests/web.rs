@@ -272,19 +272,28 @@ async fn a_healthy_input_shows_the_empty_state() {
 }
 
 /// The generic CANN finding's checks have no expected result, so none is
-/// shown; a rule's step shows its own.
+/// shown; a rule's step shows its own. The finding's summary keeps its
+/// paragraphs.
 #[wasm_bindgen_test]
 async fn cann_checks_show_no_expect_line_and_rule_steps_do() {
     reset();
     let root = fresh_root();
     let _mounted = leptos::mount::mount_to(root.clone(), App);
-    textarea(&root).set_value(&format!("[ERROR] aclrtSetDevice(deviceId) failed: 507033\n{EI0006}\n"));
+    let codes = "[ERROR] aclrtSetDevice(deviceId) failed: 507033\n\
+        [ERROR] RecentErrMsg: Invalid_Argument(EE1001): The argument is invalid.Reason: rtGetDevMsg execution failed, the context is a null pointer.\n";
+    textarea(&root).set_value(&format!("{codes}{EI0006}\n"));
     click(&root, r#"button[data-action="diagnose"]"#);
     let cann = expect(&root, r#"[data-rule-id="cann-error-code"]"#).await;
     let rule = expect(&root, r#"[data-rule-id="hccl-connect-timeout"]"#).await;
     assert!(cann.query_selector(".step").unwrap().is_some(), "the code's checks are listed");
     assert!(cann.query_selector(".step .expect").unwrap().is_none(), "no expected result under the code's checks");
     assert!(rule.query_selector(".step .expect").unwrap().is_some(), "a rule's step keeps its expected result");
+    // Its summary's paragraphs (the layer's introduction, then one per code)
+    // are paragraphs on the page too.
+    let paragraphs = cann.query_selector_all(".summary").unwrap();
+    assert_eq!(paragraphs.length(), 3, "{}", cann.text_content().unwrap_or_default());
+    let second = paragraphs.item(1).unwrap().text_content().unwrap_or_default();
+    assert!(second.starts_with("507033: "), "{second}");
     root.remove();
 }
 
