@@ -369,6 +369,17 @@ async function main() {
     check('focus order: label, text, Diagnose, Add input', JSON.stringify(order) === JSON.stringify(['slot-label', 'paste', 'diagnose', 'add-input']),
       JSON.stringify(order));
 
+    // the CANN layer's finding: its summary's paragraphs shown as such (CSS), no expected result under
+    // its checks (the code table has none; the code's title once stood in for one)
+    await area.fill('[ERROR] aclrtSetDevice(deviceId) failed: 507033\n'
+      + '[ERROR] RecentErrMsg: Invalid_Argument(EE1001): The argument is invalid.Reason: rtGetDevMsg execution failed, the context is a null pointer.\n');
+    const cann = page.locator('[data-rule-id="cann-error-code"]');
+    await cann.waitFor({ timeout: WAIT }).catch(() => {});
+    const cannSummary = await cann.locator('.summary').innerText().catch(() => '');
+    check('a CANN finding shows one paragraph per code and no expected result under its checks',
+      /:\n\n507033: /.test(cannSummary) && /\n\nEE1001: /.test(cannSummary)
+      && await cann.locator('.step').count() > 0 && await cann.locator('.step .expect').count() === 0, JSON.stringify(cannSummary));
+
     // diagnosis as you type (debounced)
     await area.fill(LOG);
     const f = page.locator(FINDING);

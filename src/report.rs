@@ -358,17 +358,8 @@ fn finding_body(m: Mode, f: &FindingView, titles: &[(String, String)]) -> impl I
             </section>
         }
     });
-    // A summary's blank lines separate paragraphs (the CANN layer gives
-    // each code its own); run together they read as one block.
-    let summary = f
-        .summary
-        .get(lang)
-        .split("\n\n")
-        .filter(|p| !p.trim().is_empty())
-        .map(|p| view! { <p class="summary">{inline_code(p)}</p> })
-        .collect_view();
     view! {
-        {summary}
+        <p class="summary">{inline_code(f.summary.get(lang))}</p>
         {nodes}
         {explained}
         {by_node}
