@@ -169,7 +169,7 @@ strings! {
     AddOutput => "Add output and diagnose again", "添加输出并重新诊断";
     OrClick => "Or pick what you saw:", "或者直接选择你看到的结果：";
     Consequences => "Likely consequences of this problem ({n})", "可能由此问题引起（{n} 项）";
-    ConsequenceOf => "likely a consequence of {cause}", "可能由 {cause} 引起";
+    ConsequenceOf => "likely a consequence of “{cause}”", "可能由“{cause}”引起";
     UnexplainedHelp => "These lines look like failures but no rule explains them; include them when you ask for help.",
         "这些行看起来像错误，但没有规则能解释；求助时请一并附上。";
     NTimes => "×{n}", "{n} 次";

@@ -53,6 +53,9 @@ pub struct StepView {
     pub answered: bool,
     /// The lines (or the clicked answer) that answer it.
     pub evidence: Vec<EvidenceLine>,
+    /// How many more lines answer it than `evidence` lists.
+    #[serde(default)]
+    pub evidence_omitted: usize,
     /// Answers the user can click: `(id, label)`.
     pub answers: Vec<(String, Text)>,
     /// The answer the user clicked.
@@ -224,6 +227,7 @@ impl ReportView {
                             expect: s.expect.clone(),
                             answered: s.state == StepState::Answered,
                             evidence: s.evidence.clone(),
+                            evidence_omitted: s.evidence_omitted,
                             answers: s.answers.clone(),
                             answer: s.answer.clone(),
                             conclusion: s.conclusion.clone(),

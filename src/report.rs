@@ -237,10 +237,14 @@ fn step_view(m: Mode, rule: &str, step: &StepView, is_next: bool) -> impl IntoVi
     let own = step.answer.is_some();
     let pasted: Vec<EvidenceLine> = step.evidence.iter().filter(|e| !(own && e.answer.is_some())).cloned().collect();
     let evidence = (!pasted.is_empty()).then(|| {
+        let more = (step.evidence_omitted > 0).then(|| {
+            view! { <p class="more">{tf(lang, S::MoreEvidence, &[("n", &step.evidence_omitted.to_string())])}</p> }
+        });
         view! {
             <div class="answered-by">
                 <span class="k">{t(lang, S::AnsweredBy)}{t(lang, S::Colon)}</span>
                 {evidence_list(m, &pasted)}
+                {more}
             </div>
         }
     });

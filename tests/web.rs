@@ -320,12 +320,29 @@ async fn the_example_leads_with_the_root_cause_and_its_consequence_collapsed_und
     assert_eq!(textarea(&root).value(), EXAMPLE, "example pasted");
     let ids = rule_ids(&root);
     assert_eq!(ids.first().map(String::as_str), Some("hccl-link-down"), "root cause first: {ids:?}");
+    // eight cards answer the link check: five lines shown, the rest counted
+    let link = root
+        .query_selector(r#"[data-rule-id="hccl-link-down"] .step[data-step-id="link"]"#)
+        .unwrap()
+        .expect("the link check");
+    assert_eq!(link.query_selector_all(".answered-by li").unwrap().length(), 5);
+    let more = link
+        .query_selector(".answered-by .more")
+        .unwrap()
+        .expect("the rest counted")
+        .text_content()
+        .unwrap_or_default();
+    assert_eq!(more, "+3 more lines");
     // the consequence: one line under its cause, its checks not on the page until opened
     let c =
         root.query_selector(r#"details[data-rule-id="hccl-connect-timeout"]"#).unwrap().expect("collapsed consequence");
     assert_eq!(c.get_attribute("data-consequence-of").as_deref(), Some("hccl-link-down"));
     assert!(!c.has_attribute("open") && c.query_selector(".step").unwrap().is_none(), "collapsed: no steps rendered");
-    assert!(c.text_content().unwrap().contains("likely a consequence of An NPU"), "{}", c.text_content().unwrap());
+    assert!(
+        c.text_content().unwrap().contains("likely a consequence of “An NPU's network port is down”"),
+        "{}",
+        c.text_content().unwrap()
+    );
     c.unchecked_ref::<web_sys::HtmlDetailsElement>().set_open(true);
     let explained = expect(&c, r#".explained [data-cause="hccl-link-down"]"#).await;
     assert!(explained.text_content().unwrap().len() > 5, "the cause is named by its title");

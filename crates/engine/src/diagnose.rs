@@ -15,7 +15,7 @@ use crate::facts::{Fact, FactValue, LineRef, NodeId, Origin};
 use crate::parse::{self, FactSink};
 use crate::report::{
     order, EvidenceLine, Finding, NodeValue, Report, SegmentInfo, StepReport, StepState, MAX_EVIDENCE,
-    MAX_FINDING_FACTS, MAX_NODE_ROWS, SCHEMA,
+    MAX_FINDING_FACTS, MAX_NODE_ROWS, MAX_STEP_EVIDENCE, SCHEMA,
 };
 use crate::rules::eval::{Evidence, Expr, HitRef, ScopeSel, Why};
 use crate::rules::{Rule, Scope};
@@ -504,7 +504,8 @@ fn finding(rule: &Rule, fired: &Fired, ctx: &Ctx<'_>) -> (Finding, BTreeSet<usiz
                 None => Vec::new(),
             };
             let concluded = conclusion(ctx, &answering);
-            let answering: Vec<usize> = answering.into_iter().take(5).collect();
+            let evidence_omitted = answering.len().saturating_sub(MAX_STEP_EVIDENCE);
+            let answering: Vec<usize> = answering.into_iter().take(MAX_STEP_EVIDENCE).collect();
             step_support.extend(answering.iter().copied().filter(|&i| ctx.ev.facts[i].line_ref().is_some()));
             let evidence: Vec<EvidenceLine> =
                 answering.iter().map(|&i| ctx.evidence_of_fact(&ctx.ev.facts[i])).collect();
@@ -516,6 +517,7 @@ fn finding(rule: &Rule, fired: &Fired, ctx: &Ctx<'_>) -> (Finding, BTreeSet<usiz
                 expect: Some(fill(&s.expect)),
                 state: if answered { StepState::Answered } else { StepState::Ask },
                 evidence,
+                evidence_omitted,
                 answers: s.answers.iter().map(|a| (a.id.clone(), a.label.clone())).collect(),
                 answer: clicked,
                 conclusion: concluded,
@@ -689,6 +691,7 @@ fn cann_layer(
                 expect: None,
                 state: StepState::Ask,
                 evidence: Vec::new(),
+                evidence_omitted: 0,
                 answers: Vec::new(),
                 answer: None,
                 conclusion: None,

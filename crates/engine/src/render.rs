@@ -207,6 +207,9 @@ pub fn text(report: &Report, lang: Lang) -> String {
                 for e in &s.evidence {
                     let _ = writeln!(o, "        {} {}: {}", label("line", lang), e.line, evidence_text(e, lang));
                 }
+                if s.evidence_omitted > 0 {
+                    let _ = writeln!(o, "        (+{} {})", s.evidence_omitted, label("more_lines", lang));
+                }
             }
         }
         if !f.fixes.is_empty() {
@@ -353,6 +356,9 @@ pub fn markdown_with(report: &Report, lang: Lang, link: Option<&str>) -> String 
                 if s.state == StepState::Answered && !pasted.is_empty() {
                     let _ = writeln!(o, "   {}:", label("answered_lines", lang));
                     md_code(&mut o, "   ", "text", &pasted.join("\n"));
+                    if s.evidence_omitted > 0 {
+                        let _ = writeln!(o, "   (+{} {})", s.evidence_omitted, label("more_lines", lang));
+                    }
                 }
             }
             o.push('\n');

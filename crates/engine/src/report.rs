@@ -107,9 +107,12 @@ pub struct StepReport {
     pub expect: Option<Text>,
     /// Ask or answered.
     pub state: StepState,
-    /// Lines that answer it.
+    /// Lines that answer it (the first few, those a finding rests on first).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub evidence: Vec<EvidenceLine>,
+    /// How many more answered it than `evidence` lists.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub evidence_omitted: usize,
     /// Answers the user can click: `(answer id, label)`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub answers: Vec<(String, Text)>,
@@ -254,8 +257,13 @@ pub struct NodeValue {
 /// Rows kept in [`Finding::by_node`].
 pub const MAX_NODE_ROWS: usize = 128;
 
-/// Evidence lines kept per finding (and lines answering a step).
+/// Evidence lines kept per finding.
 pub const MAX_EVIDENCE: usize = 20;
+
+/// Lines kept per step that the input answers ([`StepReport::evidence`]; the
+/// rest are counted in [`StepReport::evidence_omitted`]): the lines a finding
+/// rests on come first, so five say what answered it.
+pub const MAX_STEP_EVIDENCE: usize = 5;
 
 /// Facts listed per finding ([`Finding::facts`]; the rest are counted in
 /// [`Finding::facts_omitted`]).

@@ -154,6 +154,32 @@ fn a_step_conclusion_names_each_value_once() {
     );
 }
 
+/// A step many lines answer lists the first few (the one a finding rests
+/// on first) and counts the rest, in the JSON and in both renderings.
+#[test]
+fn a_step_lists_a_few_answering_lines_and_counts_the_rest() {
+    let mut text = String::from("$ for i in {0..7}; do hccn_tool -i $i -link -g; done\n");
+    for card in 0..8 {
+        text.push_str(if card == 2 { "link status: DOWN\n" } else { "link status: UP\n" });
+    }
+    let r = diagnose(&text);
+    let f = r.findings.iter().find(|f| f.id == "hccl-link-down").expect("hccl-link-down");
+    let step = f.steps.iter().find(|s| s.id == "link").expect("the link check");
+    assert_eq!(step.evidence.len(), 5);
+    assert_eq!(step.evidence[0].text, "link status: DOWN");
+    assert_eq!(step.evidence_omitted, 3);
+    let v = serde_json::to_value(&r).unwrap();
+    let json_step = v["findings"][0]["steps"].as_array().unwrap().iter().find(|s| s["id"] == "link").unwrap().clone();
+    assert_eq!(json_step["evidence_omitted"], 3);
+    assert!(render::text(&r, Lang::En).contains("(+3 more lines)"));
+    assert!(render::markdown(&r, Lang::Zh).contains("(+3 行未显示)"));
+    // A step two lines answer: nothing omitted, no count in the JSON.
+    let r = diagnose("link status: DOWN\nlink status: UP\n");
+    let step = r.findings[0].steps.iter().find(|s| s.id == "link").unwrap();
+    assert_eq!((step.evidence.len(), step.evidence_omitted), (2, 0));
+    assert!(serde_json::to_value(&r).unwrap()["findings"][0]["steps"][0].get("evidence_omitted").is_none());
+}
+
 /// The generic CANN finding's checks come from the code table, which gives
 /// no expected result per check: none is shown (the code's title once stood
 /// in for one and read as "Expect: Device failed to start"). A rule's steps
