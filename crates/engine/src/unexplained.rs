@@ -106,10 +106,14 @@ pub fn report_line(text: &str) -> ReportLine {
     }
     let body = message.trim_start();
     // CANN indents the report's body by eight spaces (or a tab); pastes
-    // often lose the indentation, so its fixed openings count too.
+    // often lose the indentation, so its fixed openings count too. A line
+    // of closing brackets alone ends a bracket the report's message opened
+    // on the line above (`Reason[SystemError: …` then `]`, torch_npu#61).
     let indented = message.starts_with("        ") || message.starts_with('\t');
+    let closes = body.trim_end().bytes().all(|b| matches!(b, b']' | b')' | b'}'));
     if !body.is_empty()
         && (indented
+            || closes
             || ["[Error]:", "TraceBack (most recent call last):", "Rectify the fault", "Possible Cause:", "Solution:"]
                 .iter()
                 .any(|o| body.starts_with(o)))
@@ -290,6 +294,9 @@ mod tests {
             ("ERROR: Could not find a version that satisfies the requirement torch-npu".to_string(), ReportLine::No),
             ("EXAMPLE: not a code".to_string(), ReportLine::No),
             (format!("{p} "), ReportLine::No),
+            ("ERROR 03-04 12:57:08 [engine.py:409] ] ".to_string(), ReportLine::Body),
+            ("]".to_string(), ReportLine::Body),
+            ("ERROR 03-04 12:57:08 [engine.py:409] ]: not only brackets".to_string(), ReportLine::No),
         ] {
             assert_eq!(report_line(&line), want, "{line}");
         }

@@ -270,6 +270,16 @@ fn a_cann_report_a_finding_explains_is_not_listed_line_by_line() {
     let r = diagnose(plain);
     assert!(!r.findings.is_empty());
     assert!(r.unexplained.is_empty(), "{:?}", r.unexplained);
+    // A bracket the code line opened, closed on a line of its own, under
+    // vLLM's log prefix (torch_npu#61): the lines below are still the report's.
+    let p = "ERROR 03-04 12:57:08 [engine.py:409]";
+    let wrapped = format!(
+        "{p} E40024: 2025-03-04-12:56:24.963.302 Failed call Python Func/Meathod [get_binfile_sha256_hash_from_c], Reason[SystemError: PY_SSIZE_T_CLEAN macro must be defined for '#' formats\n\
+         {p} ] \n{p}         Possible Cause: The Python Func/Meathod does not exist.\n{p}         TraceBack (most recent call last):\n"
+    );
+    let r = diagnose(&wrapped);
+    assert_eq!(r.findings.iter().map(|f| f.id.as_str()).collect::<Vec<_>>(), ["cann-error-code"]);
+    assert!(r.unexplained.is_empty(), "{:?}", r.unexplained);
     // Further than a report's gap from it: listed.
     let apart = plain.replacen("\n", &"\nINFO step\n".repeat(3), 1);
     let r = diagnose(&apart);
