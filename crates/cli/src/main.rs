@@ -2,17 +2,20 @@
 //!
 //! ```text
 //! roll-doctor diagnose [FILE…|-] [--format text|json|markdown] [--lang en|zh] [--rules PATH]… [--kb FILE] [--nodes]
+//!                     [--fail-on error|warn|info]
 //! roll-doctor rules [--format text|json] [--rules PATH]…
 //! roll-doctor facts
 //! roll-doctor new-rule LINE
 //! roll-doctor collector [--ray] > roll-doctor-collect.sh
 //! ```
 //! Exit status: 0 when the diagnosis ran (with or without findings), 2 on bad
-//! usage or unreadable input.
+//! usage or unreadable input; with `--fail-on SEVERITY`, 1 when a finding at
+//! that severity or a worse one was found (a pre-flight check in a launch
+//! script stops there), the report printed all the same.
 
 use clap::{Parser, Subcommand, ValueEnum};
 use roll_doctor_engine::catalogue::{rule_files, Catalogue};
-use roll_doctor_engine::{catalogue, diagnose_with, parse, render, Input, InputKind, KindOverride, Lang};
+use roll_doctor_engine::{catalogue, diagnose_with, parse, render, Input, InputKind, KindOverride, Lang, Severity};
 use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
 
@@ -38,6 +41,24 @@ enum Format {
 enum ListFormat {
     Text,
     Json,
+}
+
+/// The least severe finding `--fail-on` stops for.
+#[derive(Clone, Copy, ValueEnum)]
+enum FailOn {
+    Error,
+    Warn,
+    Info,
+}
+
+impl FailOn {
+    fn severity(self) -> Severity {
+        match self {
+            FailOn::Error => Severity::Error,
+            FailOn::Warn => Severity::Warn,
+            FailOn::Info => Severity::Info,
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -75,6 +96,11 @@ enum Command {
         /// Without it, collector node markers inside the files name the nodes.
         #[arg(long)]
         nodes: bool,
+        /// Exit with status 1 when a finding at this severity or a worse one is found (`error`:
+        /// errors only; `warn`: errors and warnings; `info`: any finding), after printing the
+        /// report. For pre-flight checks in launch scripts.
+        #[arg(long, value_enum, value_name = "SEVERITY")]
+        fail_on: Option<FailOn>,
     },
     /// List every rule with its id, severity and titles.
     Rules {
@@ -215,9 +241,21 @@ fn catalogue_with(rules: &[String], kb: Option<&str>) -> Result<&'static Catalog
     Ok(Box::leak(Box::new(cat)))
 }
 
-fn run(cli: Cli) -> Result<String, String> {
+/// What a command prints, and whether `--fail-on` found what it stops for.
+struct Outcome {
+    out: String,
+    failed: bool,
+}
+
+impl From<String> for Outcome {
+    fn from(out: String) -> Self {
+        Outcome { out, failed: false }
+    }
+}
+
+fn run(cli: Cli) -> Result<Outcome, String> {
     match cli.command {
-        Command::Diagnose { files, format, lang, kinds, rules, kb, nodes } => {
+        Command::Diagnose { files, format, lang, kinds, rules, kb, nodes, fail_on } => {
             let lang = match lang {
                 Some(LangArg::En) => Lang::En,
                 Some(LangArg::Zh) => Lang::Zh,
@@ -246,15 +284,17 @@ fn run(cli: Cli) -> Result<String, String> {
                 input.overrides.push(o);
             }
             let report = diagnose_with(cat, &inputs);
-            Ok(match format {
+            let failed = fail_on.is_some_and(|s| report.findings.iter().any(|f| f.severity <= s.severity()));
+            let out = match format {
                 Format::Json => serde_json::to_string_pretty(&report).expect("report serialises") + "\n",
                 Format::Text => render::text(&report, lang),
                 Format::Markdown => render::markdown(&report, lang),
-            })
+            };
+            Ok(Outcome { out, failed })
         }
         Command::Rules { format, rules } => {
             let cat = catalogue_with(&rules, None)?;
-            Ok(match format {
+            Ok(Outcome::from(match format {
                 ListFormat::Json => {
                     let rules: Vec<_> = cat
                         .rules
@@ -286,16 +326,21 @@ fn run(cli: Cli) -> Result<String, String> {
                     }
                     o
                 }
-            })
+            }))
         }
         Command::Collector { ray } => {
-            Ok(if ray { roll_doctor_engine::collector::RAY } else { roll_doctor_engine::collector::SHELL }.to_string())
+            Ok(if ray { roll_doctor_engine::collector::RAY } else { roll_doctor_engine::collector::SHELL }
+                .to_string()
+                .into())
         }
-        Command::NewRule { line } => Ok(roll_doctor_engine::stub::rule_from_line(&line)),
-        Command::Signatures => Ok(catalogue().signatures.patterns.iter().map(|p| format!("{p}\n")).collect()),
+        Command::NewRule { line } => Ok(roll_doctor_engine::stub::rule_from_line(&line).into()),
+        Command::Signatures => {
+            Ok(catalogue().signatures.patterns.iter().map(|p| format!("{p}\n")).collect::<String>().into())
+        }
         Command::Facts => Ok(parse::fact_defs()
             .map(|d| format!("{:<32} {:<5} {:<18} {}\n", d.name, d.ty.name(), d.subject.unwrap_or("-"), d.doc))
-            .collect()),
+            .collect::<String>()
+            .into()),
     }
 }
 
@@ -309,11 +354,15 @@ fn main() -> ExitCode {
         }
     };
     match run(cli) {
-        Ok(out) => {
+        Ok(Outcome { out, failed }) => {
             let mut stdout = std::io::stdout().lock();
             // A closed pipe (`| head`) is not an error worth a panic.
             let _ = stdout.write_all(out.as_bytes());
-            ExitCode::SUCCESS
+            if failed {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
         }
         Err(msg) => {
             eprintln!("roll-doctor: {msg}");

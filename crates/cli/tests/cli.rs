@@ -42,6 +42,39 @@ fn no_findings_is_still_success() {
     assert!(out.contains("No known problem"));
 }
 
+/// `--fail-on` turns a finding at that severity or a worse one into exit
+/// status 1, after the report; what it does not stop for leaves 0.
+#[test]
+fn fail_on_exits_1_for_a_finding_at_that_severity_or_worse() {
+    let error = "EI0006: Getting socket times out.\n";
+    // config-unknown-key-ignored: an info finding only.
+    let info =
+        "actor_train:\n  model_args:\n    flash_attn: fa2\n    dtype: bf16\n  device_mapping: list(range(0,8))\n";
+    let (_, out, _) = run_stdin(&["diagnose", "--format", "json", "-"], info);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let severities: Vec<&str> =
+        v["findings"].as_array().unwrap().iter().map(|f| f["severity"].as_str().unwrap()).collect();
+    assert_eq!(severities, ["info"], "the info input gives only info findings");
+    for (args, input, want) in [
+        (&["--fail-on", "error"][..], error, 1),
+        (&["--fail-on", "warn"], error, 1),
+        (&["--fail-on", "error"], info, 0),
+        (&["--fail-on", "warn"], info, 0),
+        (&["--fail-on", "info"], info, 1),
+        (&["--fail-on", "info"], "all good\n", 0),
+        (&[], error, 0),
+    ] {
+        let mut all = vec!["diagnose", "--lang", "en"];
+        all.extend_from_slice(args);
+        all.push("-");
+        let (code, out, _) = run_stdin(&all, input);
+        assert_eq!(code, want, "{args:?} on {input:?}");
+        assert!(!out.is_empty(), "the report is printed either way");
+    }
+    let (code, _, err) = run_stdin(&["diagnose", "--fail-on", "fatal", "-"], error);
+    assert_eq!(code, 2, "{err}");
+}
+
 #[test]
 fn unreadable_file_and_bad_usage_exit_2() {
     let out = bin().args(["diagnose", "/nonexistent/plog.log"]).output().unwrap();
