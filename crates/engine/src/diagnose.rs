@@ -386,13 +386,13 @@ fn conclusion(ctx: &Ctx<'_>, answering: &[usize]) -> Option<crate::Text> {
     // subjects (a card number) are always said: `0` is in many values.
     let show = |f: &Fact| {
         let value = f.value.to_text();
-        match f.subject.as_deref() {
-            Some(s) if s != "?" && (s == value || s.strip_suffix(value.as_str()).is_some_and(|p| p.ends_with('.'))) => {
-                s.to_string()
-            }
-            Some(s) if s != "?" && s.len() >= 4 && value.contains(s) => value,
-            Some(s) if s != "?" => format!("{s}: {value}"),
-            _ => value,
+        let Some(s) = f.subject.as_deref().filter(|s| *s != "?") else { return value };
+        if s == value || s.strip_suffix(value.as_str()).is_some_and(|p| p.ends_with('.')) {
+            s.to_string()
+        } else if s.len() >= 4 && value.contains(s) {
+            value
+        } else {
+            format!("{s}: {value}")
         }
     };
     let cited: Vec<String> =
