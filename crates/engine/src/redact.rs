@@ -359,6 +359,13 @@ fn without_port(run: &str) -> &str {
     }
 }
 
+/// Whether every colon-separated group of `candidate` could be an IPv6
+/// group: at most four characters, except a group with a dot (the IPv4
+/// tail of `::ffff:10.0.0.5`).
+fn groups_fit(candidate: &str) -> bool {
+    candidate.split(':').all(|g| g.len() <= 4 || g.contains('.'))
+}
+
 /// The run of hex digits, colons and dots around `start..end`.
 fn hex_colon_run(text: &str, start: usize, end: usize) -> (usize, usize) {
     let b = text.as_bytes();
@@ -492,6 +499,14 @@ fn find_all(text: &str) -> Vec<Found> {
                         continue;
                     }
                     let end = start + without_port(piece).len();
+                    // No group of an address has more than four hex digits
+                    // (a dotted IPv4 tail aside): `310::777…777` (48 digits,
+                    // an npu-smi chip name the pipeline fuzz target grew)
+                    // names no machine, and as an original the link lost
+                    // the finding on the chip.
+                    if !groups_fit(&text[start..end]) {
+                        continue;
+                    }
                     // Colons alone name no one (`::10102` is no address: its
                     // last group has five digits, so `:10102` reads as a port
                     // and `:` is left): as an original, every colon of the
@@ -1165,6 +1180,22 @@ mod tests {
         let out = r.redact(text);
         assert!(r.mapping().iter().all(|m| m.original.bytes().any(|b| b.is_ascii_hexdigit())), "{:?}", r.mapping());
         assert!(out.contains("10:13:02") && out.contains("ipaddr:1922:"), "{out}");
+    }
+
+    #[test]
+    fn a_group_of_more_than_four_hex_digits_is_no_address() {
+        // The pipeline fuzz target grew an npu-smi chip name into
+        // `310::777…777:::…:::13`; as an original, the link lost the chip.
+        let chip = format!("| 0     310::{}{}13  | OK |", "7".repeat(48), ":".repeat(19));
+        let mut r = Redactor::for_texts(&[chip.as_str()]);
+        assert_eq!(r.redact(&chip), chip, "{:?}", r.mapping());
+        // Real addresses still go, with an IPv4 tail or a port after them.
+        let text = "a fe80::1ff:fe23:4567:890a b ::ffff:10.0.0.5 c fd12:3456::9:65535 d";
+        let mut r = Redactor::for_texts(&[text]);
+        let out = r.redact(text);
+        for gone in ["fe80::1ff", "10.0.0.5", "fd12:3456::9"] {
+            assert!(!out.contains(gone), "{gone} in {out}");
+        }
     }
 
     #[test]
