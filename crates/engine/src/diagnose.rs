@@ -490,7 +490,11 @@ fn finding(rule: &Rule, fired: &Fired, ctx: &Ctx<'_>) -> (Finding, BTreeSet<usiz
         facts: facts.clone(),
         nodes: node_names.iter().map(String::as_str).collect(),
     };
-    let fill = |t: &crate::Text| crate::Text::new(template::render(&t.en, &vars), template::render(&t.zh, &vars));
+    // A Chinese fallback filled in between spaces (`恢复 {{node|异常节点}} 上`)
+    // would leave the gaps the rule's author kept for a Latin name.
+    let fill = |t: &crate::Text| {
+        crate::Text::new(template::render(&t.en, &vars), crate::text::tidy_zh(&template::render(&t.zh, &vars)))
+    };
 
     let mut step_support = BTreeSet::new();
     let steps = rule

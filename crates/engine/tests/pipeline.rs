@@ -154,6 +154,22 @@ fn a_step_conclusion_names_each_value_once() {
     );
 }
 
+/// A Chinese fallback filled in where a Latin name would stand keeps no
+/// gaps around it: `恢复 {{node|异常节点}} 上` reads 恢复异常节点上 when no node
+/// is named, and a named node keeps its spaces.
+#[test]
+fn a_chinese_fallback_leaves_no_gaps_in_the_text() {
+    let title = |inputs: &[Input]| -> String {
+        let r = diagnose_inputs(inputs);
+        let f = r.findings.iter().find(|f| f.id == "hccl-link-down").expect("hccl-link-down");
+        f.fixes[0].title.zh.clone()
+    };
+    let text = "link status: DOWN\n";
+    assert_eq!(title(&[Input { text: text.into(), ..Input::default() }]), "恢复异常节点上 <卡编号> 号卡的网口");
+    let named = Input { text: text.into(), node: Some("node-7".into()), ..Input::default() };
+    assert_eq!(title(&[named]), "恢复 node-7 上 <卡编号> 号卡的网口");
+}
+
 /// A step many lines answer lists the first few (the one a finding rests
 /// on first) and counts the rest, in the JSON and in both renderings.
 #[test]
