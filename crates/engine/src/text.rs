@@ -69,17 +69,28 @@ impl Text {
 
 /// Removes the spaces YAML line folding puts between two Chinese
 /// characters (`>-` blocks join lines with a space, which reads as a stray
-/// gap in Chinese). Spaces next to Latin text are kept.
+/// gap in Chinese), and any space beside full-width punctuation (`源上： vLLM`,
+/// `、 \`triton\``: Chinese sets none there). A space between a Chinese
+/// character and Latin text is kept (`在 ROLL 中`).
 pub fn tidy_zh(s: &str) -> String {
     let chars: Vec<char> = s.chars().collect();
     let mut out = String::with_capacity(s.len());
     for (i, &c) in chars.iter().enumerate() {
-        if c == ' ' && i > 0 && i + 1 < chars.len() && is_cjk(chars[i - 1]) && is_cjk(chars[i + 1]) {
-            continue;
+        if c == ' ' && i > 0 && i + 1 < chars.len() {
+            let (before, after) = (chars[i - 1], chars[i + 1]);
+            if (is_cjk(before) && is_cjk(after)) || is_cjk_punctuation(before) || is_cjk_punctuation(after) {
+                continue;
+            }
         }
         out.push(c);
     }
     out
+}
+
+/// Ideographic punctuation (`、。「」`) and the full-width forms of ASCII
+/// punctuation (`，：；（）！？`), not the full-width letters and digits.
+fn is_cjk_punctuation(c: char) -> bool {
+    matches!(c as u32, 0x3000..=0x303F | 0xFF01..=0xFF0F | 0xFF1A..=0xFF20 | 0xFF3B..=0xFF40 | 0xFF5B..=0xFF65)
 }
 
 fn is_cjk(c: char) -> bool {
@@ -105,6 +116,10 @@ mod tests {
     #[test]
     fn folded_chinese_loses_stray_spaces() {
         assert_eq!(tidy_zh("放弃。 对端 rank 要么"), "放弃。对端 rank 要么");
+        // Beside full-width punctuation, also next to Latin text.
+        assert_eq!(tidy_zh("源上： vLLM-Ascend 会锁定（`a`、 `b`） 版本"), "源上：vLLM-Ascend 会锁定（`a`、`b`）版本");
+        // Between Chinese and Latin text the space stays.
+        assert_eq!(tidy_zh("在 ROLL 中 (a) 的 `x`"), "在 ROLL 中 (a) 的 `x`");
     }
 
     #[test]
