@@ -26,7 +26,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use roll_doctor_engine::diagnose::{collect, evaluate_full};
-use roll_doctor_engine::redact::Kind;
+use roll_doctor_engine::redact::{Kind, Mapping};
 use roll_doctor_engine::share::{build_from, decode, encode, report_from};
 use roll_doctor_engine::{catalogue, diagnose_inputs, Lang, Session};
 use roll_doctor_fuzz::{check_evidence, inputs, private_ipv4s};
@@ -61,7 +61,7 @@ fuzz_target!(|data: &[u8]| {
         .filter(|m| matches!(m.kind, Kind::User | Kind::Host | Kind::Email | Kind::Token))
         .map(|m| m.original.as_str())
         .collect();
-    let well_formed = |m: &&roll_doctor_engine::redact::Mapping| match m.kind {
+    let well_formed = |m: &&Mapping| match m.kind {
         Kind::Ipv4 => m.original.parse::<std::net::Ipv4Addr>().is_ok(),
         Kind::Ipv6 => m.original.parse::<std::net::Ipv6Addr>().is_ok(),
         Kind::Mac => true,
