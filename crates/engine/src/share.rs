@@ -312,8 +312,10 @@ pub fn decode(fragment: &str) -> Result<Payload, ShareError> {
     // version adds are ignored; a wrong type names where it is
     // (`facts[3].l: invalid type: string "x", expected u32`). serde_json
     // refuses nesting deeper than 128 levels.
-    let de = &mut serde_json::Deserializer::from_slice(&json);
-    let p: Payload = serde_path_to_error::deserialize(de).map_err(|e| {
+    // Through a `Value`: the page then holds one deserializer for JSON text
+    // (the `Value`'s) and reads every schema from a `Value`.
+    let value: serde_json::Value = serde_json::from_slice(&json).map_err(|e| ShareError::Corrupt(e.to_string()))?;
+    let p: Payload = serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner();
         ShareError::Corrupt(if path == "." { inner.to_string() } else { format!("{path}: {inner}") })

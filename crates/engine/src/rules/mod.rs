@@ -406,12 +406,14 @@ pub(crate) fn parse_rule_tree(file: &str, src: &str) -> Result<Parsed, RuleError
 /// tree. There is no tree to take line numbers from; a schema error still
 /// names the field, and the test of the embedded rules catches it first.
 pub(crate) fn parse_embedded_rule(file: &str, json: &str) -> Result<Parsed, RuleError> {
-    let mut de = serde_json::Deserializer::from_str(json);
-    let mut rule: Rule = serde_path_to_error::deserialize(&mut de).map_err(|e| RuleError {
-        file: file.to_string(),
-        line: None,
-        message: format!("{}: {}", e.path(), e.inner()),
-    })?;
+    let err = |message: String| RuleError { file: file.to_string(), line: None, message };
+    // Through a `Value`, as a rule file from the user goes: one copy of the
+    // rule schema's deserializer in the page instead of two. The direct path
+    // from the text cost 10.8 KB of the offline page; this one costs about
+    // 0.6 ms of a native startup (10.1 → 10.7 ms).
+    let value: serde_json::Value = serde_json::from_str(json).map_err(|e| err(e.to_string()))?;
+    let mut rule: Rule =
+        serde_path_to_error::deserialize(value).map_err(|e| err(format!("{}: {}", e.path(), e.inner())))?;
     rule.tidy();
     Ok(Parsed { rule, tree: yaml::Node::new(yaml::Value::Alias, 1, 1) })
 }
