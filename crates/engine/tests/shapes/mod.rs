@@ -108,7 +108,8 @@ impl Rng {
     }
 }
 
-const HEALTHY: &[&str] = &[
+/// The benchmark's healthy lines (also `tests/healthy_lines.rs`: which signatures may match them).
+pub const HEALTHY: &[&str] = &[
     "(WorkerDict pid=12345) INFO 06-09 06:57:48 worker_base.py:581] Loading weights took 12.34 seconds",
     "[2026-08-19 10:00:00] [initialize.py (80)] [INFO] [DRIVER 0 / 1][PID 1234] Current ray cluster resources: {'CPU': 192.0, 'NPU': 16.0}",
     "[INFO] HCCL(60570,python):2026-04-08-18:07:20.444.436 [hccl_comm.cc:120] [60570][Init] hccl init success, rank[3] rankSize[16]",
