@@ -176,7 +176,6 @@ const NO_PUBLIC_RECORD: &[(&str, &str)] = &[
     ),
     ("device-mapping-syntax-error", "a ROLL config check; no public config shows it"),
     ("device-mapping-yaml-list", "only unrelated `eval() arg 1 must be a string` pastes (Python 2, other projects)"),
-    ("hccl-ping-failed", "no posted `hccn_tool -ping` failure; docs give only the success form"),
     ("strategy-name-invalid", "no posted dacite `wrong value type for field` on strategy_name"),
     ("worker-exit-expected", "ROLL-specific message; no public ROLL thread shows it"),
 ];
