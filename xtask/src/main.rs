@@ -267,7 +267,7 @@ fn finish_dist() -> Result<(), String> {
     let css = pack::compact_css(&read(&css_name)?);
     let bundle = [wasm.as_slice(), css.as_bytes()].concat();
     let wasm_xz = pack::xz(&bundle)?;
-    let loader = pack::ascii_js(&pack::unindent_js(&web("loader.js")?.replace("{{GLUE}}", &glue)));
+    let loader = pack::ascii_js(&pack::compact_js(&web("loader.js")?.replace("{{GLUE}}", &glue)));
     if loader.contains("</script") {
         return Err("the loader contains a closing tag".into());
     }
