@@ -89,53 +89,6 @@ pub fn ascii_js(text: &str) -> String {
     })
 }
 
-/// Script without its lines' indentation (12 KB of the wasm-bindgen glue)
-/// and without the comments that fill whole lines (5 KB: the glue's JSDoc
-/// and the loader's own notes, which are for its source, not the page),
-/// where that cannot change its meaning: unless a template literal or a
-/// string could span lines (a line with an odd number of backticks, or
-/// one ending in `\`), it is only unindented. The `/*rd-…*/` markers the
-/// loader finds its glue by are kept.
-pub fn compact_js(text: &str) -> String {
-    let spans_lines = |l: &str| l.bytes().filter(|&b| b == b'`').count() % 2 == 1 || l.trim_end().ends_with('\\');
-    if text.lines().any(spans_lines) {
-        return text.to_string();
-    }
-    let mut out = String::with_capacity(text.len());
-    let mut in_block = false;
-    for line in text.lines().map(str::trim_start).filter(|l| !l.is_empty()) {
-        if in_block {
-            match line.find("*/") {
-                // Code after a comment's end on the same line: keep it all.
-                Some(i) if !line[i + 2..].trim().is_empty() => return unindent(text),
-                Some(_) => in_block = false,
-                None => {}
-            }
-            continue;
-        }
-        if line.starts_with("//") {
-            continue;
-        }
-        if line.starts_with("/*") && !line.starts_with("/*rd-") {
-            match line[2..].find("*/") {
-                None => in_block = true,
-                Some(i) if line[2 + i + 2..].trim().is_empty() => {}
-                Some(_) => {
-                    out.push_str(line);
-                    out.push('\n');
-                }
-            }
-            continue;
-        }
-        out.push_str(line);
-        out.push('\n');
-    }
-    if in_block {
-        return unindent(text);
-    }
-    out
-}
-
 /// Styles without comments and indentation. Our own stylesheet, which
 /// has no `/*` inside a string (checked: it is left whole otherwise).
 pub fn compact_css(text: &str) -> String {
@@ -216,17 +169,6 @@ mod tests {
 
     #[test]
     fn compacting_keeps_what_matters() {
-        assert_eq!(compact_js("function f() {\n    return `a${b}`;\n\n}\n"), "function f() {\nreturn `a${b}`;\n}\n");
-        // A template literal or a string over two lines keeps its spaces and its `//` lines.
-        for multi in ["const s = `a\n    // b`;\n", "const s = \"a\\\n// b\";\n"] {
-            assert_eq!(compact_js(multi), multi);
-        }
-        // Whole-line comments go; comments beside code, URLs in strings and the markers stay.
-        let js = "// note\n/**\n * @returns {number}\n */\nf(); // keep\n/*rd-glue-start*/\n/* a */ g();\nh(\"http://x\");\n/* one */\n";
-        assert_eq!(compact_js(js), "f(); // keep\n/*rd-glue-start*/\n/* a */ g();\nh(\"http://x\");\n");
-        // A block comment that ends before code on its line: only unindented.
-        let tail = "/* a\n  b */ f();\n";
-        assert_eq!(compact_js(tail), "/* a\nb */ f();\n");
         assert_eq!(compact_css("/* c */\n.a {\n  color: red; /* x */\n}\n"), ".a {\ncolor: red; \n}\n");
         let quoted = ".a::before { content: \"/* no */\"; }\n";
         assert_eq!(compact_css(quoted), quoted);
