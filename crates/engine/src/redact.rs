@@ -360,10 +360,15 @@ fn without_port(run: &str) -> &str {
 }
 
 /// Whether every colon-separated group of `candidate` could be an IPv6
-/// group: at most four characters, except a group with a dot (the IPv4
-/// tail of `::ffff:10.0.0.5`).
+/// group: at most four characters, except a last group with a dot (the
+/// IPv4 tail of `::ffff:10.0.0.5`). A dot in an earlier group is in no
+/// address: `310100.111::` (an npu-smi chip name the pipeline fuzz target
+/// garbled, 2026-12-07) was taken as one, and the link lost the finding
+/// on the chip.
 fn groups_fit(candidate: &str) -> bool {
-    candidate.split(':').all(|g| g.len() <= 4 || g.contains('.'))
+    let last = candidate.rsplit(':').next().unwrap_or("");
+    let (head, _) = candidate.split_at(candidate.len() - last.len());
+    head.split(':').all(|g| g.len() <= 4 && !g.contains('.')) && (last.len() <= 4 || last.contains('.'))
 }
 
 /// The run of hex digits, colons and dots around `start..end`.
@@ -1279,6 +1284,18 @@ mod tests {
         assert!(!out[0].contains("1:2::"), "{out:?}");
         let text = "a 1:: b\nfw 1:::::: c";
         assert_eq!(redact_all(&[text])[0], text);
+    }
+
+    #[test]
+    fn a_dotted_group_before_the_last_is_no_address() {
+        // The pipeline fuzz target's npu-smi row (2026-12-07): `310100.111::`
+        // was replaced as an IPv6 original, and the chip name with it.
+        let text = "| 0     310100.111::\u{fffd}\u{fffd}::77777777777777707:::::::::13  | OK          | NA |";
+        let out = redact_all(&[text]);
+        assert!(out[0].contains("310100.111::"), "{out:?}");
+        // A real address with an IPv4 tail still goes.
+        let out = redact_all(&["peer ::ffff:10.1.2.3 and fe80::1:2.3.4.5 up"]);
+        assert!(!out[0].contains("10.1.2.3") && !out[0].contains("fe80::1"), "{out:?}");
     }
 
     #[test]
