@@ -227,7 +227,7 @@ fn classic_glue(glue: &str) -> Result<String, String> {
 /// The loader with the glue inside, printed by terser without whitespace
 /// or comments (no compression, no renaming: the worker's few lines call
 /// the glue by its names, and the glue is found by its `/*rd-glue-…*/`
-/// markers, the only comments kept). 4.7 KB of the offline page.
+/// markers, the only comments kept). 4.6 KB of the offline page.
 fn minify_js(script: &str) -> Result<String, String> {
     let dir = target_dir().join("dist-js");
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;

@@ -366,8 +366,7 @@ fn without_port(run: &str) -> &str {
 /// garbled, 2026-12-07) was taken as one, and the link lost the finding
 /// on the chip.
 fn groups_fit(candidate: &str) -> bool {
-    let last = candidate.rsplit(':').next().unwrap_or("");
-    let (head, _) = candidate.split_at(candidate.len() - last.len());
+    let (head, last) = candidate.rsplit_once(':').unwrap_or(("", candidate));
     head.split(':').all(|g| g.len() <= 4 && !g.contains('.')) && (last.len() <= 4 || last.contains('.'))
 }
 
