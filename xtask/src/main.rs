@@ -191,12 +191,17 @@ fn page_csp(script_hash: &str) -> String {
     )
 }
 
+/// The names the worker's few lines (web/loader.js) call the glue by: the
+/// glue is sliced out of the page's script as text, so these must keep
+/// their names when terser renames everything else.
+const GLUE_ENTRY_POINTS: [&str; 3] = ["__wbg_init", "rd_worker_warm", "rd_worker_message"];
+
 /// The wasm-bindgen glue (`--target web`, an ES module) as plain script
 /// text: module workers cannot be made from a Blob on `file://`, so the
 /// page and its worker both run it as a classic script.
 fn classic_glue(glue: &str) -> Result<String, String> {
-    if !glue.contains("function __wbg_init") || !glue.contains("function rd_worker_message") {
-        return Err("wasm-bindgen glue lacks __wbg_init or rd_worker_message; web/loader.js needs updating".into());
+    if let Some(name) = GLUE_ENTRY_POINTS.iter().find(|n| !glue.contains(&format!("function {n}("))) {
+        return Err(format!("wasm-bindgen glue lacks {name}; web/loader.js needs updating"));
     }
     let mut out = String::with_capacity(glue.len());
     for line in glue.lines() {
@@ -224,13 +229,8 @@ fn classic_glue(glue: &str) -> Result<String, String> {
     Ok(out)
 }
 
-/// The names the worker's few lines (web/loader.js) call the glue by: the
-/// glue is sliced out of the page's script as text, so these must keep
-/// their names when terser renames everything else.
-const GLUE_ENTRY_POINTS: [&str; 3] = ["__wbg_init", "rd_worker_warm", "rd_worker_message"];
-
 /// The loader with the glue inside, printed by terser without whitespace
-/// or comments, its local names shortened (`--mangle`, 10.9 KB of the
+/// or comments, its local names shortened (`--mangle`, 10.8 KB of the
 /// offline page) except [`GLUE_ENTRY_POINTS`]. No compression: it would
 /// drop the glue's functions the page itself never calls (the worker's
 /// entry points). The glue is found by its `/*rd-glue-…*/` markers, the
